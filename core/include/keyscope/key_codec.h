@@ -47,8 +47,8 @@ struct Tile {
 //   int64_t    i8..i64, revts (the timestamp itself)
 //   uint64_t   u8..u64, salt (the bucket)
 //   double     f32, f64
-//   string     utf8, domain (the natural form), bytes, bytes(N), md5 (digest bytes,
-//              or the input to hash when the md5 names no fields)
+//   string     utf8, domain (the natural form), bytes, bytes(N), md5 (the digest
+//              bytes kept; see md5Prefix to compute them from an input)
 //   Tile       quadkey
 using ComponentValue = std::variant<std::monostate, bool, int64_t, uint64_t, double, std::string, Tile>;
 using KeyTuple = std::vector<ComponentValue>;
@@ -94,6 +94,10 @@ Result<Bytes> encodeComponent(const KeyComponent& component, const ComponentValu
 // Bytes.toBytes form of a value, as HBase clients write it: the bytes that
 // salt and md5 components hash. Strings are their UTF-8 bytes.
 Result<Bytes> hbaseBytes(const KeyComponent& component, const ComponentValue& value);
+
+// The value of an md5 component that names no fields: the first `width`
+// bytes of md5(input). (md5 is one-way, so the key keeps only the digest.)
+Bytes md5Prefix(const KeyComponent& component, BytesView input);
 
 // Transforms, exposed for display and tests.
 std::string reverseDomain(std::string_view host);  // an involution

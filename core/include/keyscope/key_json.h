@@ -2,7 +2,8 @@
 //
 // A tuple is a JSON array, one element per component in schema order:
 //   utf8, domain          JSON string
-//   bytes, bytes(N), md5  string in Bytes.toStringBinary form ("a\x00b") or {"hex": "6100"}
+//   bytes, bytes(N), md5  string in Bytes.toStringBinary form ("a\x00b") or {"hex": "6100"};
+//                         for md5 also {"md5": "alice"}: the digest of that input
 //   integers, revts, salt JSON integer (also accepted: a string of decimal digits)
 //   f32, f64              JSON number or "NaN", "Infinity", "-Infinity"
 //   bool                  true / false

@@ -67,7 +67,7 @@ struct KeyComponent {
   Encoding encoding = Encoding::kSorted;
   uint32_t width = 0;            // bytes(N): N; md5: digest bytes kept (1..16); else 0
   uint32_t buckets = 0;          // salt: N (1..256); else 0
-  std::vector<size_t> sources;   // salt/md5: components hashed, in schema order
+  std::vector<size_t> sources;   // salt/md5: components hashed, in the order named
   size_t textOffset = 0;         // where the component starts in the schema text
 
   // Derived components are computed from other components when encoding.

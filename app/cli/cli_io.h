@@ -1,0 +1,28 @@
+// Shared conventions of keyscope-cli commands: every command gets its
+// arguments and three streams, and returns the process exit status.
+//   0  success
+//   1  a command ran but reported failures (the shell, later)
+//   2  bad input or usage: one line on stderr says what and where
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace keyscope::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitBadInput = 2;
+
+struct Streams {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+using Args = std::vector<std::string>;
+
+int runKeyCommand(const Args& args, Streams io);
+
+}  // namespace keyscope::cli

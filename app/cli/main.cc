@@ -1,0 +1,37 @@
+// keyscope-cli: Keyscope on the command line (core only, no Qt).
+#include <iostream>
+#include <string>
+
+#include "cli_io.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: keyscope-cli COMMAND ...\n"
+    "\n"
+    "commands:\n"
+    "  key encode SCHEMA [JSON_ARRAY]    encode a key tuple as hex (stdin: one array per line)\n"
+    "  key decode SCHEMA [HEX]           decode a hex key to a JSON array (stdin: one key per line)\n"
+    "  key explain SCHEMA [--samples F]  layout, byte-order check and design advice\n"
+    "\n"
+    "Key schemas are one line, e.g. 'salt:salt(16, user) | user:utf8 | ts:i64 desc'\n"
+    "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 2 bad input (one line on stderr).\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  keyscope::cli::Args args(argv + 1, argv + argc);
+  keyscope::cli::Streams io{std::cin, std::cout, std::cerr};
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    (args.empty() ? std::cerr : std::cout) << kUsage;
+    return args.empty() ? keyscope::cli::kExitBadInput : keyscope::cli::kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "keyscope-cli 0.1.0\n";
+    return 0;
+  }
+  if (args[0] == "key") return keyscope::cli::runKeyCommand({args.begin() + 1, args.end()}, io);
+  std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
+  return keyscope::cli::kExitBadInput;
+}
