@@ -83,15 +83,11 @@ void appendEscaped(Bytes& out, BytesView value) {
   out.push_back('\x01');
 }
 
-// Normalises a value to the alternative its component type uses, checking
-// ranges. Derived components are left to completeTuple.
-Result<ComponentValue> normalise(const KeyComponent& c, const ComponentValue& v) {
+Result<ComponentValue> checkValueUnnamed(const KeyComponent& c, const ComponentValue& v) {
   auto typeError = [&](const char* expected) -> Status {
-    return Status::invalidArgument("component " + quoted(c) + " (" + c.typeText() + "): expected " + expected);
+    return Status::invalidArgument(std::string("expected ") + expected);
   };
-  auto rangeError = [&](const std::string& what) -> Status {
-    return Status::invalidArgument("component " + quoted(c) + " (" + c.typeText() + "): " + what);
-  };
+  auto rangeError = [&](const std::string& what) -> Status { return Status::invalidArgument(what); };
   if (std::holds_alternative<std::monostate>(v)) return typeError("a value, got none");
 
   if (isSigned(c.type) || c.type == ComponentType::kReverseTimestamp) {
@@ -174,6 +170,13 @@ Result<ComponentValue> normalise(const KeyComponent& c, const ComponentValue& v)
     default: break;
   }
   return typeError("a value of its type");
+}
+
+// checkValue with the component named in the error, as encodeKey reports it.
+Result<ComponentValue> normalise(const KeyComponent& c, const ComponentValue& v) {
+  auto r = checkValueUnnamed(c, v);
+  if (!r) return Status::invalidArgument("component " + quoted(c) + " (" + c.typeText() + "): " + r.status().message());
+  return r;
 }
 
 // The value a derived component takes, given the normalised tuple.
@@ -430,22 +433,38 @@ Result<KeyTuple> completeTuple(const KeySchema& schema, const KeyTuple& tuple) {
   for (size_t i = 0; i < tuple.size(); ++i) {
     const auto& c = schema[i];
     if (!c.isDerived()) continue;
-    for (size_t src : c.sources)
-      if (src >= tuple.size())
+    const bool given = !std::holds_alternative<std::monostate>(tuple[i]);
+    for (size_t src : c.sources) {
+      if (src < tuple.size()) continue;
+      // A prefix that stops before the fields: a given value is taken as it is
+      // (a scan of one salt bucket); an absent one cannot be computed.
+      if (!given)
         return Status::invalidArgument("component " + quoted(c) + " needs " + quoted(schema[src]) +
-                                       ", which this prefix leaves out");
+                                       ", which this prefix leaves out (give the " + componentTypeName(c.type) +
+                                       " value itself to scan one bucket)");
+    }
+    if (given && std::any_of(c.sources.begin(), c.sources.end(), [&](size_t src) { return src >= tuple.size(); })) {
+      auto v = normalise(c, tuple[i]);
+      if (!v) return v.status();
+      out[i] = std::move(v).value();
+      continue;
+    }
     auto derived = deriveValue(schema, c, out);
     if (!derived) return derived.status();
-    if (!std::holds_alternative<std::monostate>(tuple[i])) {
-      auto given = normalise(c, tuple[i]);
-      if (!given) return given.status();
-      if (compareValues(c, *given, *derived) != 0)
+    if (given) {
+      auto givenValue = normalise(c, tuple[i]);
+      if (!givenValue) return givenValue.status();
+      if (compareValues(c, *givenValue, *derived) != 0)
         return Status::invalidArgument("component " + quoted(c) + ": the value given does not match " +
                                        c.typeText() + " of its fields (leave it out to compute it)");
     }
     out[i] = std::move(derived).value();
   }
   return out;
+}
+
+Result<ComponentValue> checkValue(const KeyComponent& component, const ComponentValue& value) {
+  return checkValueUnnamed(component, value);
 }
 
 Result<Bytes> encodeKey(const KeySchema& schema, const KeyTuple& tuple) {

@@ -169,8 +169,15 @@ Result<KeyTuple> tupleFromJson(const KeySchema& schema, std::string_view text) {
   }
   KeyTuple tuple(positions.empty() ? 0 : positions.back() + 1);
   for (size_t e = 0; e < positions.size(); ++e) {
-    auto v = ElementReader(schema[positions[e]], e).read(j[e]);
+    const KeyComponent& c = schema[positions[e]];
+    auto v = ElementReader(c, e).read(j[e]);
     if (!v) return v.status();
+    if (!std::holds_alternative<std::monostate>(*v)) {
+      v = checkValue(c, *v);
+      if (!v)
+        return Status::invalidArgument("element " + std::to_string(e + 1) + " ('" + c.name + "', " + c.typeText() +
+                                       "): " + v.status().message());
+    }
     tuple[positions[e]] = std::move(v).value();
   }
   return tuple;

@@ -258,16 +258,19 @@ class Parser {
 
   Status parseModifiers(KeyComponent& c) {
     bool sawOrder = false, sawHBase = false;
+    size_t conflictAt = 0;  // the modifier that makes desc + hbase
     while (m_tok.kind == Token::kIdent) {
       const std::string& m = m_tok.text;
       if (m == "asc" || m == "desc") {
         if (sawOrder) return errorAt(m_tok.offset, "'" + c.name + "' has two sort orders");
         sawOrder = true;
         c.order = m == "desc" ? SortOrder::kDescending : SortOrder::kAscending;
+        conflictAt = m_tok.offset;
       } else if (m == "hbase") {
         if (sawHBase) return errorAt(m_tok.offset, "'hbase' given twice for '" + c.name + "'");
         sawHBase = true;
         c.encoding = Encoding::kHBaseBytes;
+        conflictAt = m_tok.offset;
       } else {
         return errorAt(m_tok.offset, "unknown modifier '" + m + "' for '" + c.name +
                                          "' (modifiers: asc, desc, hbase; separate components with '|')");
@@ -275,8 +278,8 @@ class Parser {
       if (Status s = advance(); !s) return s;
     }
     if (c.encoding == Encoding::kHBaseBytes && c.order == SortOrder::kDescending)
-      return errorAt(c.textOffset, "'" + c.name +
-                                       "': HBase's Bytes.toBytes layout has no descending form "
+      return errorAt(conflictAt, "'" + c.name +
+                                     "': HBase's Bytes.toBytes layout has no descending form "
                                        "(drop 'hbase', or use revts for newest-first timestamps)");
     return Status::ok();
   }

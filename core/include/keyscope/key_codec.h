@@ -55,7 +55,9 @@ using KeyTuple = std::vector<ComponentValue>;
 
 // Encodes the tuple. The tuple may hold fewer values than the schema has
 // components: the result is then the prefix for those leading components.
-// Derived components left absent are computed; given ones must match.
+// Derived components left absent are computed; given ones must match, except
+// in a prefix that stops before their fields, where the given value is used
+// as is (the prefix of one salt bucket).
 // Errors name the component and the reason (wrong type, out of range, ...).
 Result<Bytes> encodeKey(const KeySchema& schema, const KeyTuple& tuple);
 
@@ -85,6 +87,12 @@ DecodedKey decodeKey(const KeySchema& schema, BytesView key);
 // Compares two complete, valid tuples by the value order described above.
 // Returns <0, 0 or >0.
 int compareTuples(const KeySchema& schema, const KeyTuple& a, const KeyTuple& b);
+
+// Checks one value against its component's type and range and returns it in
+// the alternative that type uses (an i8 given as uint64_t 5 becomes int64_t 5;
+// an f32 is rounded to float precision). The error says what is wrong, without
+// naming the component: callers add where ("element 2 ('ts', i64): ...").
+Result<ComponentValue> checkValue(const KeyComponent& component, const ComponentValue& value);
 
 // Encodes a single component's value with its own encoding (no derivation:
 // salt and md5-with-fields take their stored value). For layout displays and
