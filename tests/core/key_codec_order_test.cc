@@ -169,6 +169,13 @@ TEST_P(MultiComponent, LeadingComponentsFormAScanPrefix) {
       const bool prefixFree = k == 0 || schema[k - 1].encoding == Encoding::kSorted ||
                               schema[k - 1].fixedSize().has_value();
       if (!prefixFree) continue;
+      // A derived component needs its sources in the prefix to be checked;
+      // prefixes that cut them off are covered by SaltBucketAloneIsAScanPrefix.
+      bool sourcesInPrefix = true;
+      for (size_t d = 0; d < k; ++d) {
+        for (size_t src : schema[d].sources) sourcesInPrefix = sourcesInPrefix && src < k;
+      }
+      if (!sourcesInPrefix) continue;
       const KeyTuple lead(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(k));
       const Bytes prefix = test::encodeOk(schema, lead);
       const int order = test::referenceCompare(schema, c, a, k);
@@ -186,8 +193,8 @@ TEST_P(MultiComponent, LeadingComponentsFormAScanPrefix) {
 }
 
 INSTANTIATE_TEST_SUITE_P(KeyCodec, MultiComponent, ::testing::ValuesIn(multiComponentSchemas()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return "schema" + std::to_string(info.index);
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                           return "schema" + std::to_string(p.index);
                          });
 
 // --- hand-picked orders that the random pairs might miss ---------------------

@@ -136,7 +136,12 @@ TEST(KeyCodecRoundTrip, DerivedAndTransformedComponentsSurvive) {
       EXPECT_TRUE(roundTrips(std::string("x:revts") + order, {i(ts)})) << ts << order;
     }
     for (const char* host : {"www.example.com/a", "example.com", "localhost", "a.org:8080/x?y", "", "a.b.c.d/e/f"}) {
-      EXPECT_TRUE(roundTrips(std::string("x:domain") + order + " | y:u8", {s(host), u(1)})) << host << order;
+      // A variable-length hbase string has no terminator: last place only.
+      if (std::string(order) == " hbase") {
+        EXPECT_TRUE(roundTrips(std::string("y:u8 | x:domain") + order, {u(1), s(host)})) << host << order;
+      } else {
+        EXPECT_TRUE(roundTrips(std::string("x:domain") + order + " | y:u8", {s(host), u(1)})) << host << order;
+      }
     }
     for (Tile t : {Tile{0, 0, 0}, Tile{1, 1, 0}, Tile{29, (1u << 29) - 1, (1u << 29) - 1}, Tile{29, 0, 0}, Tile{15, 1234, 4321}}) {
       EXPECT_TRUE(roundTrips(std::string("x:quadkey") + order, {ComponentValue(t)})) << t.zoom << order;

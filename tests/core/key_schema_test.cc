@@ -226,7 +226,7 @@ TEST(KeySchema, BadNamesAndEmptyTextAreErrors) {
   EXPECT_TRUE(rejectedAtColumn("a-b:i64", 1, 2));
   EXPECT_TRUE(rejectedAtColumn(":i64", 1));
   EXPECT_TRUE(rejectedAtColumn("a:i64 || b:i64", 8, 9));
-  EXPECT_TRUE(rejectedAtColumn("a:i64 | b:i64 asc asc x", 23));
+  EXPECT_TRUE(rejectedAtColumn("a:i64 | b:i64 asc x", 19));
 }
 
 }  // namespace
