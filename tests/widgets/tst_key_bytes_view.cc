@@ -129,8 +129,13 @@ class TestKeyBytesView : public QObject {
   void badInputsSayWhy() {
     KeyBytesView view;
     view.setSchema(schemaOf("metric:utf8 | ts:i64"));
+    view.setTupleJson(QStringLiteral(R"(["ab", 1])"));
+    QVERIFY(!view.keyHex().isEmpty());
     view.setTupleJson(QStringLiteral(R"(["ab", "x"])"));
     QVERIFY(!view.tupleErrorText().isEmpty());
+    // No stale answer: the hex field and the dump are cleared.
+    QVERIFY(view.keyHex().isEmpty());
+    QCOMPARE(view.hexModel()->rowCount(), 0);
     view.setKeyHex(QStringLiteral("61zz"));
     QVERIFY2(view.hexErrorText().contains(QStringLiteral("'z'")), qPrintable(view.hexErrorText()));
     view.setKeyHex(QStringLiteral("616"));

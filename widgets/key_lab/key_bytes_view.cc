@@ -56,15 +56,10 @@ KeyBytesView::KeyBytesView(QWidget* parent) : QWidget(parent) {
   m_hexEdit->setPlaceholderText(tr("the row key in hex: 6370752e6c6f616400018000018bcfe56800"));
   m_hexEdit->setClearButtonEnabled(true);
 
-  for (QLabel** label : {&m_tupleError, &m_hexError, &m_decodeStatus}) {
-    *label = new QLabel(this);
-    (*label)->setWordWrap(true);
-    (*label)->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    (*label)->hide();
-  }
-  m_tupleError->setObjectName(QStringLiteral("tupleError"));
-  m_hexError->setObjectName(QStringLiteral("hexError"));
-  m_decodeStatus->setObjectName(QStringLiteral("decodeStatus"));
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("keyStatus"));
+  m_status->setWordWrap(true);
+  m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   // The hex dump: fixed-width cells, so the view is as wide as 16 bytes.
   m_hexModel = new KeyHexModel(this);
@@ -115,11 +110,9 @@ KeyBytesView::KeyBytesView(QWidget* parent) : QWidget(parent) {
   hexCaption->setBuddy(m_hexEdit);
   inputs->addWidget(tupleCaption, 0, 0);
   inputs->addWidget(m_tupleEdit, 0, 1);
-  inputs->addWidget(m_tupleError, 1, 1);
-  inputs->addWidget(hexCaption, 2, 0);
-  inputs->addWidget(m_hexEdit, 2, 1);
-  inputs->addWidget(m_hexError, 3, 1);
-  inputs->addWidget(m_decodeStatus, 4, 0, 1, 2);
+  inputs->addWidget(hexCaption, 1, 0);
+  inputs->addWidget(m_hexEdit, 1, 1);
+  inputs->addWidget(m_status, 2, 0, 1, 2);
   inputs->setColumnStretch(1, 1);
 
   auto* bytesBox = new QGroupBox(tr("Key bytes"), this);
@@ -151,8 +144,8 @@ void KeyBytesView::setSchema(const std::optional<KeySchema>& schema) {
   m_tupleEdit->setEnabled(m_schema.has_value());
   m_hexEdit->setEnabled(m_schema.has_value());
   if (!m_schema) {
-    showError(m_tupleError, QString());
-    showError(m_hexError, QString());
+    m_tupleError.clear();
+    m_hexError.clear();
     showKey();
     return;
   }
@@ -175,8 +168,8 @@ void KeyBytesView::setKeyHex(const QString& hex) {
 
 QString KeyBytesView::tupleJson() const { return m_tupleEdit->text(); }
 QString KeyBytesView::keyHex() const { return m_hexEdit->text(); }
-QString KeyBytesView::tupleErrorText() const { return m_tupleError->isHidden() ? QString() : m_tupleError->text(); }
-QString KeyBytesView::hexErrorText() const { return m_hexError->isHidden() ? QString() : m_hexError->text(); }
+QString KeyBytesView::tupleErrorText() const { return m_tupleError; }
+QString KeyBytesView::hexErrorText() const { return m_hexError; }
 QString KeyBytesView::decodeErrorText() const { return m_decodeError; }
 QAbstractItemModel* KeyBytesView::decodedModel() const { return m_decoded->model(); }
 
@@ -184,29 +177,24 @@ void KeyBytesView::encodeFromTuple() {
   m_lastEdited = Direction::kEncode;
   if (!m_schema) return;
   const QString text = m_tupleEdit->text().trimmed();
-  showError(m_hexError, QString());
+  m_tupleError.clear();
+  m_hexError.clear();
   if (text.isEmpty()) {
-    showError(m_tupleError, QString());
     m_haveKey = false;
     m_hexEdit->clear();
     showKey();
     return;
   }
-  // On a bad input the last good key stays on show (typing passes through
-  // many invalid states; blanking the dump at each would flicker).
   Result<KeyTuple> tuple = tupleFromJson(*m_schema, text.toStdString());
   if (!tuple) {
-    showError(m_tupleError, tr("Not encoded: %1").arg(qs(tuple.status().message())));
-    showKey();
+    inputFailed(&m_tupleError, tr("Tuple not encoded: %1").arg(qs(tuple.status().message())));
     return;
   }
   Result<Bytes> key = encodeKey(*m_schema, *tuple);
   if (!key) {
-    showError(m_tupleError, tr("Not encoded: %1").arg(qs(key.status().message())));
-    showKey();
+    inputFailed(&m_tupleError, tr("Tuple not encoded: %1").arg(qs(key.status().message())));
     return;
   }
-  showError(m_tupleError, QString());
   m_key = std::move(key).value();
   m_haveKey = true;
   m_hexEdit->setText(qs(toHex(m_key)));
@@ -217,9 +205,9 @@ void KeyBytesView::decodeFromHex() {
   m_lastEdited = Direction::kDecode;
   if (!m_schema) return;
   const QString text = m_hexEdit->text();
-  showError(m_tupleError, QString());
+  m_tupleError.clear();
+  m_hexError.clear();
   if (text.trimmed().isEmpty()) {
-    showError(m_hexError, QString());
     m_haveKey = false;
     m_tupleEdit->clear();
     showKey();
@@ -230,14 +218,12 @@ void KeyBytesView::decodeFromHex() {
   std::optional<Bytes> bytes = fromHex(utf8, &errorAt);
   if (!bytes) {
     const bool oddCount = errorAt >= utf8.size() || std::isxdigit(static_cast<unsigned char>(utf8[errorAt]));
-    showError(m_hexError, oddCount ? tr("Not hex: an odd number of hex digits")
-                                   : tr("Not hex: '%1' at character %2 is not a hex digit")
-                                         .arg(QString::fromUtf8(&utf8[errorAt], 1))
-                                         .arg(errorAt + 1));
-    showKey();
+    inputFailed(&m_hexError, oddCount ? tr("Key not hex: an odd number of hex digits")
+                                      : tr("Key not hex: '%1' at character %2 is not a hex digit")
+                                            .arg(QString::fromUtf8(&utf8[errorAt], 1))
+                                            .arg(errorAt + 1));
     return;
   }
-  showError(m_hexError, QString());
   m_key = std::move(*bytes);
   m_haveKey = true;
   // Whatever decodes goes to the tuple field: on a decode error, the leading
@@ -247,16 +233,33 @@ void KeyBytesView::decodeFromHex() {
   showKey();
 }
 
+void KeyBytesView::inputFailed(QString* error, const QString& text) {
+  *error = text;
+  m_haveKey = false;
+  // The other field is this one's output: it must not keep a stale answer.
+  (error == &m_tupleError ? m_hexEdit : m_tupleEdit)->clear();
+  showKey();
+}
+
 void KeyBytesView::showKey() {
   m_decoded->setRowCount(0);
   m_decodeError.clear();
   m_decodeErrorOffset.reset();
+  const bool dark = isDarkPalette(palette());
+  QPalette pal = palette();
   if (!m_schema || !m_haveKey) {
     m_hexModel->setKey({}, {}, std::nullopt, {});
-    m_decodeStatus->hide();
+    const QString inputError = !m_tupleError.isEmpty() ? m_tupleError : m_hexError;
+    if (!inputError.isEmpty()) {
+      pal.setColor(QPalette::WindowText, badTextColor(dark));
+      m_status->setText(tr("✗ %1").arg(inputError));
+    } else {
+      m_status->setText(m_schema ? tr("Type a tuple to encode, or a key in hex to decode.")
+                                 : tr("No schema: fix or enter one above."));
+    }
+    m_status->setPalette(pal);
     return;
   }
-  const bool dark = isDarkPalette(palette());
   const DecodedKey decoded = decodeKey(*m_schema, m_key);
   QStringList names;
   for (const KeyComponent& c : m_schema->components()) names << qs(c.name);
@@ -280,7 +283,9 @@ void KeyBytesView::showKey() {
       const auto [begin, end] = decoded.spans[i];
       m_decoded->setItem(row, kColSpan, readOnlyItem(spanText(begin, end)));
       if (begin <= end && end <= m_key.size()) {
-        m_decoded->setItem(row, kColBytes, readOnlyItem(qs(toHex(BytesView(m_key).substr(begin, end - begin)))));
+        auto* bytes = readOnlyItem(qs(toHex(BytesView(m_key).substr(begin, end - begin))));
+        bytes->setToolTip(bytes->text());
+        m_decoded->setItem(row, kColBytes, bytes);
       }
     }
   }
@@ -300,7 +305,6 @@ void KeyBytesView::showKey() {
   }
   m_decoded->resizeColumnsToContents();
 
-  QPalette pal = palette();
   if (decoded.error) {
     QString text = tr("✗ Does not decode: %1").arg(m_decodeError);
     if (m_lastEdited == Direction::kEncode && decoded.error->offset >= m_key.size()) {
@@ -309,32 +313,21 @@ void KeyBytesView::showKey() {
                  .arg(m_decodeError);
     }
     pal.setColor(QPalette::WindowText, badTextColor(dark));
-    m_decodeStatus->setText(text);
+    m_status->setText(text);
     const QModelIndex at = m_hexModel->hexIndex(decoded.error->offset);
     if (at.isValid()) m_hexView->scrollTo(at);
   } else {
     pal.setColor(QPalette::WindowText, goodTextColor(dark));
-    m_decodeStatus->setText(tr("✓ Decodes: %1 components from %2 bytes")
+    m_status->setText(tr("✓ Decodes: %1 components from %2 bytes")
                                 .arg(decoded.values.size())
                                 .arg(m_key.size()));
   }
-  m_decodeStatus->setPalette(pal);
-  m_decodeStatus->show();
-}
-
-void KeyBytesView::showError(QLabel* label, const QString& text) {
-  label->setText(text);
-  label->setVisible(!text.isEmpty());
+  m_status->setPalette(pal);
 }
 
 void KeyBytesView::applyColors() {
   const bool dark = isDarkPalette(palette());
   m_hexModel->setDarkPalette(dark);
-  for (QLabel* label : {m_tupleError, m_hexError}) {
-    QPalette pal = palette();
-    pal.setColor(QPalette::WindowText, badTextColor(dark));
-    label->setPalette(pal);
-  }
 }
 
 void KeyBytesView::changeEvent(QEvent* event) {

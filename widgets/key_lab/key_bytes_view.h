@@ -60,16 +60,16 @@ class KeyBytesView : public QWidget {
 
   void encodeFromTuple();
   void decodeFromHex();
-  void showKey();  // m_key → hex dump, decoded table, decode status
-  void showError(QLabel* label, const QString& text);
+  // Input errors clear the key: the dump never shows bytes that are not
+  // what the fields say.
+  void inputFailed(QString* error, const QString& text);
+  void showKey();  // m_key → hex dump, decoded table, status line
   void applyColors();
   void changeEvent(QEvent* event) override;
 
   QLineEdit* m_tupleEdit = nullptr;
-  QLabel* m_tupleError = nullptr;
   QLineEdit* m_hexEdit = nullptr;
-  QLabel* m_hexError = nullptr;
-  QLabel* m_decodeStatus = nullptr;
+  QLabel* m_status = nullptr;  // one line for every outcome, so the layout never jumps
   QTableView* m_hexView = nullptr;
   KeyHexModel* m_hexModel = nullptr;
   QTableWidget* m_decoded = nullptr;
@@ -80,6 +80,8 @@ class KeyBytesView : public QWidget {
   bool m_haveKey = false;  // m_key holds a key (possibly empty) worth showing
   std::optional<size_t> m_decodeErrorOffset;
   QString m_decodeError;
+  QString m_tupleError;
+  QString m_hexError;
 };
 
 }  // namespace keyscope

@@ -14,7 +14,6 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableWidget>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -92,14 +91,24 @@ KeySchemaView::KeySchemaView(QWidget* parent) : QWidget(parent) {
   m_verdictLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_verdictLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
-  m_advice = new QTreeWidget(this);
+  // A table rather than a tree: QTableView wraps long messages to the
+  // column's width when asked to size its rows.
+  m_advice = new QTableWidget(0, kAdvCount, this);
   m_advice->setObjectName(QStringLiteral("adviceList"));
-  m_advice->setColumnCount(kAdvCount);
-  m_advice->setHeaderLabels({tr("Severity"), tr("Code"), tr("Component"), tr("Message")});
-  m_advice->setRootIsDecorated(false);
+  m_advice->setHorizontalHeaderLabels({tr("Severity"), tr("Code"), tr("Component"), tr("Message")});
+  m_advice->verticalHeader()->hide();
   m_advice->setWordWrap(true);
-  m_advice->setUniformRowHeights(false);
-  m_advice->header()->setStretchLastSection(true);
+  m_advice->setShowGrid(false);
+  m_advice->setAlternatingRowColors(true);
+  m_advice->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_advice->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_advice->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+  m_advice->horizontalHeader()->setStretchLastSection(true);
+  // Wrapped messages need their row heights redone whenever the message
+  // column changes width (and it does on every resize: it stretches).
+  m_advice->viewport()->installEventFilter(this);
+  connect(m_advice->horizontalHeader(), &QHeaderView::sectionResized, m_advice,
+          [this] { fitAdviceRows(); });
 
   m_noAdvice = new QLabel(tr("No warnings: the advisor knows nothing against this design."), this);
   m_noAdvice->setObjectName(QStringLiteral("noAdviceLabel"));
@@ -213,8 +222,11 @@ void KeySchemaView::reparse() {
       QString html = message.toHtmlEscaped();
       if (match.hasMatch()) {
         m_errorColumn = match.captured(1).toInt();
+        // Inline colour: QLabel draws rich-text links in the application's
+        // link colour, whatever the label's own palette says.
         html.replace(match.capturedStart(), match.capturedLength(),
-                     QStringLiteral("<a href=\"#column\">%1</a>").arg(match.captured(0)));
+                     QStringLiteral("<a href=\"#column\" style=\"color:%1\">%2</a>")
+                         .arg(badTextColor(isDarkPalette(palette())).name(), match.captured(0)));
       }
       m_errorLabel->setProperty("plainText", message);
       m_errorLabel->setText(html);
@@ -278,7 +290,10 @@ void KeySchemaView::showVerdict() {
   const bool dark = isDarkPalette(palette());
   if (!m_schema) {
     m_preservesOrder = true;
-    m_verdictLabel->setText(QString());
+    m_verdictLabel->setPalette(palette());
+    m_verdictLabel->setText(m_schemaEdit->text().trimmed().isEmpty()
+                                ? tr("Type a schema above, or load a classic design.")
+                                : tr("The schema does not parse yet."));
     m_verdictLabel->setProperty("plainText", QString());
     return;
   }
@@ -305,42 +320,44 @@ void KeySchemaView::showVerdict() {
     const KeyComponent& c = (*m_schema)[b.component];
     const QString smaller = qs(valueToJson(c, b.smaller));
     const QString larger = qs(valueToJson(c, b.larger));
-    const QString line1 = tr("component '%1' (%2): %3")
-                              .arg(qs(c.name), qs(c.typeText()), qs(b.explanation));
-    const QString line2 = tr("%1 < %2 by value, yet %3 > %4 in bytes")
+    const QString type =
+        qs(c.typeText()) + (c.encoding == Encoding::kHBaseBytes ? QStringLiteral(" hbase") : QString());
+    const QString line1 = tr("Component '%1' (%2): %3").arg(qs(c.name), type, qs(b.explanation));
+    const QString line2 = tr("%1 < %2 by value, yet its bytes %3 sort after %4")
                               .arg(smaller, larger, hexForDisplay(b.smallerBytes),
                                    hexForDisplay(b.largerBytes));
     plain += QLatin1Char('\n') + line1 + QLatin1Char('\n') + line2;
-    html += QStringLiteral("<br>%1<br><tt>&nbsp;&nbsp;%2 → %3<br>&nbsp;&nbsp;%4 → %5</tt>")
-                .arg(line1.toHtmlEscaped(), smaller.toHtmlEscaped(),
-                     hexForDisplay(b.smallerBytes), larger.toHtmlEscaped(),
-                     hexForDisplay(b.largerBytes));
+    html += QStringLiteral("<p style=\"margin-top:4px\">%1<br>%2 &lt; %3 by value, yet in bytes:"
+                           "<br><tt>&nbsp;&nbsp;%4 &nbsp;(%2)<br>&gt; %5 &nbsp;(%3)</tt></p>")
+                .arg(line1.toHtmlEscaped(), smaller.toHtmlEscaped(), larger.toHtmlEscaped(),
+                     hexForDisplay(b.smallerBytes), hexForDisplay(b.largerBytes));
   }
-  html += QStringLiteral("<br>") + tr("(the first value sorts after the second)").toHtmlEscaped();
   m_verdictLabel->setText(html);
   m_verdictLabel->setProperty("plainText", plain);
 }
 
 void KeySchemaView::showAdvice() {
-  m_advice->clear();
+  m_advice->setRowCount(0);
   m_noAdvice->hide();
   if (!m_schema) return;
   const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
   const QIcon infoIcon = style()->standardIcon(QStyle::SP_MessageBoxInformation);
   for (const Advice& advice : adviseKeyDesign(*m_schema)) {
-    auto* item = new QTreeWidgetItem(m_advice);
+    const int row = m_advice->rowCount();
+    m_advice->insertRow(row);
     const bool warning = advice.severity == AdviceSeverity::kWarning;
-    item->setIcon(kAdvSeverity, warning ? warningIcon : infoIcon);
-    item->setText(kAdvSeverity, warning ? tr("warning") : tr("info"));
-    item->setText(kAdvCode, qs(advice.code));
-    if (advice.component && *advice.component < m_schema->size()) {
-      item->setText(kAdvComponent, qs((*m_schema)[*advice.component].name));
-    }
-    item->setText(kAdvMessage, qs(advice.message));
-    item->setToolTip(kAdvMessage, qs(advice.message));
+    auto* severity = readOnlyItem(warning ? tr("warning") : tr("info"));
+    severity->setIcon(warning ? warningIcon : infoIcon);
+    m_advice->setItem(row, kAdvSeverity, severity);
+    m_advice->setItem(row, kAdvCode, readOnlyItem(qs(advice.code)));
+    const bool named = advice.component && *advice.component < m_schema->size();
+    m_advice->setItem(row, kAdvComponent,
+                      readOnlyItem(named ? qs((*m_schema)[*advice.component].name) : QString()));
+    m_advice->setItem(row, kAdvMessage, readOnlyItem(qs(advice.message)));
   }
   for (int column = 0; column < kAdvMessage; ++column) m_advice->resizeColumnToContents(column);
-  m_noAdvice->setVisible(m_advice->topLevelItemCount() == 0);
+  fitAdviceRows();
+  m_noAdvice->setVisible(m_advice->rowCount() == 0);
 }
 
 void KeySchemaView::applyColors() {
@@ -349,6 +366,20 @@ void KeySchemaView::applyColors() {
   pal.setColor(QPalette::WindowText, badTextColor(dark));
   pal.setColor(QPalette::Link, badTextColor(dark));
   m_errorLabel->setPalette(pal);
+}
+
+void KeySchemaView::fitAdviceRows() {
+  // Rows as tall as their wrapped message, plus air between messages.
+  constexpr int kRowPadding = 6;
+  m_advice->resizeRowsToContents();
+  for (int row = 0; row < m_advice->rowCount(); ++row) {
+    m_advice->setRowHeight(row, m_advice->rowHeight(row) + kRowPadding);
+  }
+}
+
+bool KeySchemaView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_advice->viewport() && event->type() == QEvent::Resize) fitAdviceRows();
+  return QWidget::eventFilter(watched, event);
 }
 
 void KeySchemaView::changeEvent(QEvent* event) {

@@ -22,7 +22,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
-class QTreeWidget;
 
 namespace keyscope {
 
@@ -61,15 +60,17 @@ class KeySchemaView : public QWidget {
   void showComponents();
   void showVerdict();
   void showAdvice();
+  void fitAdviceRows();
   void applyColors();
   void changeEvent(QEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
   QComboBox* m_designs = nullptr;
   QLineEdit* m_schemaEdit = nullptr;
   QLabel* m_errorLabel = nullptr;
   QTableWidget* m_components = nullptr;
   QLabel* m_verdictLabel = nullptr;
-  QTreeWidget* m_advice = nullptr;
+  QTableWidget* m_advice = nullptr;
   QLabel* m_noAdvice = nullptr;  // shown instead of an empty list
 
   std::optional<KeySchema> m_schema;
