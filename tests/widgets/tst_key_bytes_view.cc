@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QTest>
 
+#include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_hex_model.h"
 #include "key_lab/lab_colors.h"
@@ -148,6 +149,17 @@ class TestKeyBytesView : public QObject {
     view.setTupleJson(QStringLiteral("[258]"));
     view.setSchema(schemaOf("n:u32"));
     QCOMPARE(view.keyHex(), QStringLiteral("00000102"));
+  }
+
+  void everyClassicDesignExampleEncodesAndDecodes() {
+    for (const keyscope::ClassicDesign& design : keyscope::classicDesigns()) {
+      KeyBytesView view;
+      view.setSchema(schemaOf(design.schema));
+      view.setTupleJson(QString::fromUtf8(design.exampleTuple));
+      QVERIFY2(view.tupleErrorText().isEmpty(), qPrintable(view.tupleErrorText()));
+      QVERIFY2(view.decodeErrorText().isEmpty(), qPrintable(view.decodeErrorText()));
+      QVERIFY(!view.keyHex().isEmpty());
+    }
   }
 
   void darkPaletteGetsDarkColours() {
