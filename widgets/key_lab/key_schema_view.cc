@@ -327,10 +327,12 @@ void KeySchemaView::showVerdict() {
                               .arg(smaller, larger, hexForDisplay(b.smallerBytes),
                                    hexForDisplay(b.largerBytes));
     plain += QLatin1Char('\n') + line1 + QLatin1Char('\n') + line2;
-    html += QStringLiteral("<p style=\"margin-top:4px\">%1<br>%2 &lt; %3 by value, yet in bytes:"
-                           "<br><tt>&nbsp;&nbsp;%4 &nbsp;(%2)<br>&gt; %5 &nbsp;(%3)</tt></p>")
-                .arg(line1.toHtmlEscaped(), smaller.toHtmlEscaped(), larger.toHtmlEscaped(),
-                     hexForDisplay(b.smallerBytes), hexForDisplay(b.largerBytes));
+    html += QStringLiteral("<p style=\"margin-top:4px\">%1<br>%2<br><tt>&nbsp;&nbsp;%3 &nbsp;(%4)"
+                           "<br>&gt; %5 &nbsp;(%6)</tt></p>")
+                .arg(line1.toHtmlEscaped(),
+                     tr("%1 < %2 by value, yet in bytes:").arg(smaller, larger).toHtmlEscaped(),
+                     hexForDisplay(b.smallerBytes), smaller.toHtmlEscaped(),
+                     hexForDisplay(b.largerBytes), larger.toHtmlEscaped());
   }
   m_verdictLabel->setText(html);
   m_verdictLabel->setProperty("plainText", plain);
