@@ -517,7 +517,8 @@ DecodedKey decodeKey(const KeySchema& schema, BytesView key) {
   }
   if (pos != key.size()) {
     result.error = DecodeError{pos, schema.size() ? schema.size() - 1 : 0,
-                               std::to_string(key.size() - pos) + " bytes left after the last component"};
+                               std::to_string(key.size() - pos) + (key.size() - pos == 1 ? " byte" : " bytes") +
+                                   " left after the last component"};
     return result;
   }
   // Derived components must agree with the fields they cover.
