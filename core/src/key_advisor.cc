@@ -39,14 +39,24 @@ std::vector<std::string> nameWords(const std::string& name) {
   return words;
 }
 
-bool nameSuggestsTimeOrSequence(const std::string& name) {
-  static const std::set<std::string> words = {"ts",    "time",     "timestamp", "date",  "epoch", "millis",
-                                              "ms",    "seq",      "sequence",  "id",    "counter", "created",
-                                              "hour",  "minute",   "day",       "when",  "tick",  "nanos",
-                                              "serial", "autoincrement", "inc", "version", "txid", "offset"};
+bool nameHasWord(const std::string& name, const std::set<std::string>& words) {
   for (const auto& w : nameWords(name))
     if (words.count(w)) return true;
   return false;
+}
+
+// Names that say "a point in time": monotonic when written as time goes by.
+bool nameSuggestsTime(const std::string& name) {
+  static const std::set<std::string> words = {"ts",   "time",   "timestamp", "date", "epoch", "millis", "ms",
+                                              "hour", "minute", "day",       "when", "nanos", "created"};
+  return nameHasWord(name, words);
+}
+
+// Names that say "the next number": monotonic when they are integers. ("id"
+// alone is not here: user ids and UUIDs are not sequences.)
+bool nameSuggestsSequence(const std::string& name) {
+  static const std::set<std::string> words = {"seq", "sequence", "counter", "serial", "autoincrement", "txid", "tick"};
+  return nameHasWord(name, words);
 }
 
 bool isIntegral(ComponentType t) {
@@ -123,7 +133,8 @@ void adviseMonotonicLead(const KeySchema& schema, std::span<const Bytes> samples
                    "The lead component '" + lead.name +
                        "' is a reverse timestamp: new keys always sort first, so every write lands on the first "
                        "region. Put the entity (user, metric) before it."});
-  } else if ((isIntegral(lead.type) || lead.type == ComponentType::kUtf8) && nameSuggestsTimeOrSequence(lead.name)) {
+  } else if ((isIntegral(lead.type) && (nameSuggestsTime(lead.name) || nameSuggestsSequence(lead.name))) ||
+             (lead.type == ComponentType::kUtf8 && nameSuggestsTime(lead.name))) {
     out.push_back({"monotonic-lead", AdviceSeverity::kWarning, 0,
                    "The lead component '" + lead.name + "' looks like a timestamp or sequence: if it grows with "
                        "time, every write lands on the last region and one server takes the whole load. Salt or "
@@ -149,7 +160,7 @@ void adviseNumbersAsStrings(const KeySchema& schema, const SampleView& view, std
                          std::to_string((totalLength + seen / 2) / seen) +
                          " characters on average, plus the terminator): an i64/u64 takes 8 bytes, and as text "
                          "\"10\" sorts before \"9\". Store it as a binary integer."});
-    } else if (seen == 0 && nameSuggestsTimeOrSequence(c.name)) {
+    } else if (seen == 0 && (nameSuggestsTime(c.name) || nameSuggestsSequence(c.name))) {
       out.push_back({"number-as-string", AdviceSeverity::kInfo, i,
                      "'" + c.name + "' sounds numeric but is " + c.typeText() +
                          ": if it holds numbers, an 8-byte i64 is shorter than its 10+ decimal characters and "
@@ -223,11 +234,7 @@ std::string layoutTable(const KeySchema& schema) {
   size_t fixedOffset = 0;
   for (size_t i = 0; i < schema.size(); ++i) {
     const auto& c = schema[i];
-    std::string type = c.typeText();
-    if (!c.sources.empty()) {
-      type.pop_back();
-      type += ", " + fieldList(schema, c) + ")";
-    }
+    std::string type = schema.typeText(i);
     auto fixed = c.fixedSize();
     std::string at = knownOffset ? std::to_string(fixedOffset) : "after " + schema[i - 1].name;
     std::string size = fixed ? std::to_string(*fixed) + (*fixed == 1 ? " byte" : " bytes")

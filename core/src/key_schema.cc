@@ -410,19 +410,23 @@ std::string KeyComponent::typeText() const {
   }
 }
 
+std::string KeySchema::typeText(size_t i) const {
+  const auto& c = m_components[i];
+  std::string type = c.typeText();
+  if (!c.sources.empty()) {
+    type.pop_back();  // ")"
+    for (size_t s : c.sources) type += ", " + m_components[s].name;
+    type += ")";
+  }
+  return type;
+}
+
 std::string KeySchema::toString() const {
   std::string out;
   for (size_t i = 0; i < m_components.size(); ++i) {
     const auto& c = m_components[i];
     if (i) out += " | ";
-    out += c.name + ":";
-    std::string type = c.typeText();
-    if (!c.sources.empty()) {
-      type.pop_back();  // ")"
-      for (size_t s : c.sources) type += ", " + m_components[s].name;
-      type += ")";
-    }
-    out += type;
+    out += c.name + ":" + typeText(i);
     if (c.order == SortOrder::kDescending) out += " desc";
     if (c.encoding == Encoding::kHBaseBytes) out += " hbase";
   }

@@ -113,7 +113,8 @@ TEST(KeySchema, FixedSizesFollowTheLayoutTable) {
 TEST(KeySchema, TypeTextIsWhatASchemaWouldSay) {
   const KeySchema schema = test::schemaOf("a:bytes(16) | s:salt(16, a) | u:utf8 | q:quadkey");
   EXPECT_EQ(schema[0].typeText(), "bytes(16)");
-  EXPECT_EQ(schema[1].typeText(), "salt(16, a)");
+  EXPECT_EQ(schema[1].typeText(), "salt(16)");
+  EXPECT_EQ(schema.typeText(1), "salt(16, a)");
   EXPECT_EQ(schema[2].typeText(), "utf8");
   EXPECT_EQ(schema[3].typeText(), "quadkey");
   EXPECT_STREQ(componentTypeName(ComponentType::kInt64), "i64");

@@ -258,7 +258,7 @@ void KeySchemaView::showComponents() {
     auto* name = readOnlyItem(qs(c.name));
     name->setData(Qt::DecorationRole, componentBackground(i, dark));  // matches the bytes view
     m_components->setItem(row, kColName, name);
-    auto* type = readOnlyItem(qs(c.typeText()));
+    auto* type = readOnlyItem(qs(m_schema->typeText(i)));
     if (c.isDerived()) {
       type->setText(type->text() + tr(" (derived)"));
       type->setToolTip(tr("Computed from other components when a key is encoded"));

@@ -28,8 +28,9 @@ std::optional<Bytes> fromHex(std::string_view text, size_t* errorAt = nullptr);
 // included) as \xNN with uppercase hex.
 std::string toStringBinary(BytesView bytes);
 
-// Inverse of toStringBinary: "\xNN" escapes become bytes, everything else is
-// taken as is. Malformed escapes are taken literally, as HBase does.
+// Inverse of toStringBinary: "\xNN" escapes (either case) become bytes,
+// everything else is taken as is. A backslash that starts no valid escape is
+// kept (HBase's toBytesBinary would drop it silently).
 Bytes fromStringBinary(std::string_view text);
 
 inline uint8_t byteAt(BytesView bytes, size_t i) { return static_cast<uint8_t>(bytes[i]); }

@@ -22,7 +22,7 @@
 
 namespace keyscope {
 
-// Errors say where: "element 2 ('ts'): expected an integer, got \"abc\"".
+// Errors say where: "element 2 ('ts', i64): expected an integer, got \"abc\"".
 Result<KeyTuple> tupleFromJson(const KeySchema& schema, std::string_view json);
 
 // One line of compact JSON: ["alice",1700000000000]. Values in `tuple` beyond

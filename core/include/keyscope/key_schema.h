@@ -9,12 +9,12 @@
 //
 //   utf8 bytes bytes(N) i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 bool
 //   salt(N[, field...])      one byte: md5 of the fields (all others if none) mod N
-//   md5([N][, field...])     first N (default 16) bytes of md5 of the fields,
-//                            or of the component's own value when no field is named
+//   md5([N][, field...])     first N (default 16) bytes of md5 of the fields; with no
+//                            field named, a digest the caller supplies (md5Prefix)
 //   revts                    reverse timestamp: Long.MAX_VALUE - ts, as an i64
 //   domain                   host labels reversed: hbase.apache.org -> org.apache.hbase
 //   quadkey                  (zoom, x, y) packed into a u64 by Z-order
-//   modifiers: asc (default) | desc | hbase   (hbase = Bytes.toBytes encoding)
+//   modifiers, each at most once: asc (default) | desc | hbase (Bytes.toBytes layout)
 //
 // A KeySchema is an immutable value; thread-safe to share once built.
 #pragma once
@@ -74,7 +74,8 @@ struct KeyComponent {
   bool isDerived() const;
   // Bytes the component always takes, or nullopt when variable-length.
   std::optional<size_t> fixedSize() const;
-  // "utf8", "bytes(16)", "salt(16, user)", ... as written in a schema.
+  // "utf8", "bytes(16)", "salt(16)": the type without the fields it covers
+  // (KeySchema::typeText names those too).
   std::string typeText() const;
 };
 
@@ -88,6 +89,9 @@ class KeySchema {
   size_t size() const { return m_components.size(); }
   const KeyComponent& operator[](size_t i) const { return m_components[i]; }
   std::optional<size_t> indexOf(std::string_view name) const;
+
+  // The type of component i as written in a schema: "salt(16, user)".
+  std::string typeText(size_t i) const;
 
   // Canonical text: parse(toString()) yields an equal schema.
   std::string toString() const;

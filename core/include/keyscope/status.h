@@ -63,8 +63,11 @@ class [[nodiscard]] Result {
   const T& operator*() const& { return value(); }
   const T* operator->() const { return &value(); }
 
-  // OK when a value is held.
-  Status status() const { return isOk() ? Status::ok() : std::get<Status>(m_state); }
+  // OK when a value is held. The reference lives as long as this Result.
+  const Status& status() const {
+    static const Status kOk;
+    return isOk() ? kOk : std::get<Status>(m_state);
+  }
 
  private:
   std::variant<T, Status> m_state;
