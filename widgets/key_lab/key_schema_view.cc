@@ -274,7 +274,7 @@ void KeySchemaView::showComponents() {
                           readOnlyItem(!size       ? tr("variable")
                                        : *size == 1 ? tr("1 byte")
                                                     : tr("%1 bytes").arg(*size)));
-    auto* offsetItem = readOnlyItem(offsetKnown ? QString::number(offset) : tr("variable"));
+    auto* offsetItem = readOnlyItem(offsetKnown ? QString::number(offset) : tr("after %1").arg(qs((*m_schema)[i - 1].name)));
     if (!offsetKnown) offsetItem->setToolTip(tr("Follows a variable-length component"));
     m_components->setItem(row, kColOffset, offsetItem);
     if (size) {
