@@ -1,6 +1,7 @@
 // `keyscope-cli key encode|decode|explain`: the key schema tools.
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli_io.h"
 #include "keyscope/key_advisor.h"
@@ -29,6 +30,24 @@ std::string trimmed(const std::string& line) {
   return line.substr(b, e - b + 1);
 }
 
+// Runs `handle` on every non-blank line of standard input. A line it fails
+// (returns an error text for) is reported as "line N: ..." and makes the
+// status kExitBadInput; the other lines still run.
+template <typename Handler>
+int eachInputLine(Streams io, Handler handle) {
+  int status = kExitOk;
+  std::string line;
+  for (size_t lineNo = 1; std::getline(io.in, line); ++lineNo) {
+    std::string text = trimmed(line);
+    if (text.empty()) continue;
+    if (std::optional<std::string> error = handle(text)) {
+      io.err << "keyscope-cli: line " << lineNo << ": " << *error << "\n";
+      status = kExitBadInput;
+    }
+  }
+  return status;
+}
+
 // Encodes one tuple; the error text says what and where.
 Result<Bytes> encodeOne(const KeySchema& schema, const std::string& json) {
   auto tuple = tupleFromJson(schema, json);
@@ -44,21 +63,15 @@ int encode(const KeySchema& schema, const Args& rest, Streams io) {
     io.out << toHex(*key) << "\n";
     return kExitOk;
   }
-  int status = kExitOk;
-  std::string line;
-  for (size_t lineNo = 1; std::getline(io.in, line); ++lineNo) {
-    std::string text = trimmed(line);
-    if (text.empty()) continue;
+  return eachInputLine(io, [&](const std::string& text) -> std::optional<std::string> {
     auto key = encodeOne(schema, text);
-    if (key) {
-      io.out << toHex(*key) << "\n";
-    } else {
+    if (!key) {
       io.out << "\n";  // keeps output lines aligned with input lines
-      io.err << "keyscope-cli: line " << lineNo << ": " << key.status().message() << "\n";
-      status = kExitBadInput;
+      return key.status().message();
     }
-  }
-  return status;
+    io.out << toHex(*key) << "\n";
+    return std::nullopt;
+  });
 }
 
 // Decodes one hex key: prints what decodes; returns the error text, if any.
@@ -81,17 +94,7 @@ int decode(const KeySchema& schema, const Args& rest, Streams io) {
     if (auto error = decodeOne(schema, rest[0], io.out)) return badInput(io, *error);
     return kExitOk;
   }
-  int status = kExitOk;
-  std::string line;
-  for (size_t lineNo = 1; std::getline(io.in, line); ++lineNo) {
-    std::string text = trimmed(line);
-    if (text.empty()) continue;
-    if (auto error = decodeOne(schema, text, io.out)) {
-      io.err << "keyscope-cli: line " << lineNo << ": " << *error << "\n";
-      status = kExitBadInput;
-    }
-  }
-  return status;
+  return eachInputLine(io, [&](const std::string& text) { return decodeOne(schema, text, io.out); });
 }
 
 int explain(const KeySchema& schema, const Args& rest, Streams io) {
