@@ -116,8 +116,9 @@ std::optional<std::pair<double, bool>> leadTrend(std::span<const Bytes> samples,
 void adviseMonotonicLead(const KeySchema& schema, std::span<const Bytes> samples, const SampleView& view,
                          std::vector<Advice>& out) {
   if (schema.size() == 0) return;
+  // A salt or hash lead needs no exemption: its bytes do not follow time, and
+  // neither its type nor its samples trip the checks below.
   const KeyComponent& lead = schema[0];
-  if (lead.type == ComponentType::kSalt || lead.type == ComponentType::kMd5) return;
   if (auto trend = leadTrend(samples, view)) {
     if (trend->first >= kMonotonicShare)
       out.push_back({"monotonic-lead", AdviceSeverity::kWarning, 0,

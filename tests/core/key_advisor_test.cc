@@ -12,9 +12,7 @@
 namespace keyscope {
 namespace {
 
-using test::i;
-using test::s;
-using test::u;
+using namespace test::values;
 
 std::vector<Advice> adviceFor(const std::string& text, const std::vector<Bytes>& samples = {}) {
   return adviseKeyDesign(test::schemaOf(text), samples);
@@ -33,7 +31,7 @@ std::string codes(const std::vector<Advice>& advice) {
   return out.empty() ? "(none)" : out;
 }
 
-// Encoded sample keys for a one-component schema.
+// Encoded sample keys, in the order given.
 std::vector<Bytes> samplesOf(const std::string& text, const std::vector<KeyTuple>& tuples) {
   const KeySchema schema = test::schemaOf(text);
   std::vector<Bytes> out;
@@ -64,6 +62,19 @@ TEST(KeyAdvisor, SaltedTimestampFansOutInsteadOfBeingMonotonic) {
   const Advice* a = find(advice, "salt-fan-out");
   ASSERT_NE(a, nullptr) << codes(advice);
   EXPECT_EQ(a->component, 0u);
+  EXPECT_FALSE(fires(advice, "monotonic-lead")) << codes(advice);
+}
+
+TEST(KeyAdvisor, SaltSpreadsRisingSampleTimestamps) {
+  // The same writes, in time order: a timestamp lead rises with every key; a
+  // salt over it scatters the lead bytes, so the samples show no front.
+  std::vector<KeyTuple> plain, salted;
+  for (int n = 0; n < 64; ++n) {
+    plain.push_back({i(1700000000000 + n * 1000)});
+    salted.push_back({test::absent(), i(1700000000000 + n * 1000)});
+  }
+  EXPECT_TRUE(fires(adviceFor("when:i64", samplesOf("when:i64", plain)), "monotonic-lead"));
+  const auto advice = adviceFor("s:salt(8, when) | when:i64", samplesOf("s:salt(8, when) | when:i64", salted));
   EXPECT_FALSE(fires(advice, "monotonic-lead")) << codes(advice);
 }
 

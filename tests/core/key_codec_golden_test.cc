@@ -18,12 +18,7 @@ namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using test::b;
-using test::f;
-using test::i;
-using test::s;
-using test::tile;
-using test::u;
+using namespace test::values;
 
 struct Golden {
   const char* schema;

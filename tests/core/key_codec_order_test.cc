@@ -20,11 +20,7 @@ namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using test::b;
-using test::f;
-using test::i;
-using test::s;
-using test::u;
+using namespace test::values;
 
 constexpr uint64_t kSeed = 0x5eed'4b65'7973'636fULL;  // fixed: failures reproduce
 constexpr int kPairs = 3000;

@@ -16,12 +16,7 @@ namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using test::b;
-using test::f;
-using test::i;
-using test::s;
-using test::tile;
-using test::u;
+using namespace test::values;
 
 // decode(encode(t)) == completeTuple(t), no error, spans contiguous over the key.
 ::testing::AssertionResult roundTrips(const std::string& schemaText, const KeyTuple& tuple) {

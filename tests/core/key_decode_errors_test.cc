@@ -13,9 +13,7 @@ namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using test::i;
-using test::s;
-using test::u;
+using namespace test::values;
 
 // A decode failure whose offset lies within the key and whose component is
 // the one expected; the values before it are fully decoded.

@@ -13,12 +13,7 @@ namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using test::b;
-using test::f;
-using test::i;
-using test::s;
-using test::tile;
-using test::u;
+using namespace test::values;
 
 // tupleFromJson must succeed and give `expected`.
 ::testing::AssertionResult readsAs(const std::string& schemaText, const std::string& json, const KeyTuple& expected) {

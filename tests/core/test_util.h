@@ -18,7 +18,9 @@
 
 namespace keyscope::test {
 
-// Value constructors, so tables read as {i(-1), s("ab")}.
+// Value constructors, so tables read as {i(-1), s("ab")}. A test file takes
+// them all with `using namespace test::values;`.
+inline namespace values {
 inline ComponentValue i(int64_t v) { return ComponentValue(v); }
 inline ComponentValue u(uint64_t v) { return ComponentValue(v); }
 inline ComponentValue f(double v) { return ComponentValue(v); }
@@ -26,6 +28,7 @@ inline ComponentValue s(std::string v) { return ComponentValue(std::move(v)); }
 inline ComponentValue b(bool v) { return ComponentValue(v); }
 inline ComponentValue tile(uint32_t zoom, uint32_t x, uint32_t y) { return ComponentValue(Tile{zoom, x, y}); }
 inline ComponentValue absent() { return ComponentValue(std::monostate{}); }
+}  // namespace values
 
 // The schema, or a test failure (and an empty schema) when it does not parse.
 KeySchema schemaOf(std::string_view text);
