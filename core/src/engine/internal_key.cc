@@ -1,0 +1,142 @@
+#include "engine/internal_key.h"
+
+#include <cstring>
+
+namespace keyscope::engine {
+
+namespace {
+
+void appendBigEndian64(std::string* out, uint64_t v) {
+  char buf[8];
+  for (int i = 7; i >= 0; --i) {
+    buf[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+  out->append(buf, 8);
+}
+
+uint64_t readBigEndian64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+// Offset just past the terminator 00 01 of the escaped field starting at `from`,
+// or npos when the field is cut short or holds an invalid escape.
+size_t escapedFieldEnd(BytesView key, size_t from) {
+  size_t i = from;
+  while (true) {
+    const void* hit = std::memchr(key.data() + i, 0, key.size() - i);
+    if (hit == nullptr) return std::string::npos;
+    i = static_cast<size_t>(static_cast<const char*>(hit) - key.data());
+    if (i + 1 >= key.size()) return std::string::npos;
+    const auto next = static_cast<uint8_t>(key[i + 1]);
+    if (next == 0x01) return i + 2;
+    if (next != 0xff) return std::string::npos;
+    i += 2;
+  }
+}
+
+}  // namespace
+
+void appendEscaped(std::string* out, BytesView bytes) {
+  size_t start = 0;
+  while (true) {
+    const void* hit = std::memchr(bytes.data() + start, 0, bytes.size() - start);
+    if (hit == nullptr) break;
+    const auto at = static_cast<size_t>(static_cast<const char*>(hit) - bytes.data());
+    out->append(bytes.data() + start, at - start);
+    out->append("\x00\xff", 2);
+    start = at + 1;
+  }
+  out->append(bytes.data() + start, bytes.size() - start);
+  out->append("\x00\x01", 2);
+}
+
+void appendInternalKey(std::string* out, BytesView row, BytesView qualifier, int64_t ts, CellType type) {
+  appendEscaped(out, row);
+  appendEscaped(out, qualifier);
+  appendBigEndian64(out, ~static_cast<uint64_t>(ts));
+  out->push_back(static_cast<char>(~static_cast<uint8_t>(type)));
+}
+
+std::string internalKey(BytesView row, BytesView qualifier, int64_t ts, CellType type) {
+  std::string key;
+  key.reserve(row.size() + qualifier.size() + 4 + kKeyTrailerSize);
+  appendInternalKey(&key, row, qualifier, ts, type);
+  return key;
+}
+
+std::string rowStartKey(BytesView row) {
+  std::string key;
+  appendEscaped(&key, row);
+  return key;
+}
+
+std::string rowEndKey(BytesView row) {
+  std::string key = rowStartKey(row);
+  key.back() = '\x02';
+  return key;
+}
+
+std::string columnStartKey(BytesView row, BytesView qualifier) {
+  std::string key;
+  appendEscaped(&key, row);
+  appendEscaped(&key, qualifier);
+  return key;
+}
+
+std::string columnEndKey(BytesView row, BytesView qualifier) {
+  std::string key = columnStartKey(row, qualifier);
+  key.back() = '\x02';
+  return key;
+}
+
+size_t escapedRowLength(BytesView key) {
+  const size_t end = escapedFieldEnd(key, 0);
+  return end == std::string::npos ? 0 : end;
+}
+
+bool parseInternalKey(BytesView key, ParsedKey* parsed) {
+  const size_t rowEnd = escapedFieldEnd(key, 0);
+  if (rowEnd == std::string::npos) return false;
+  const size_t qualifierEnd = escapedFieldEnd(key, rowEnd);
+  if (qualifierEnd == std::string::npos || key.size() - qualifierEnd != kKeyTrailerSize) return false;
+  const uint64_t ts = ~readBigEndian64(key.data() + qualifierEnd);
+  if (ts > static_cast<uint64_t>(kLatestTimestamp)) return false;
+  const auto type = static_cast<uint8_t>(~static_cast<uint8_t>(key[qualifierEnd + 8]));
+  switch (static_cast<CellType>(type)) {
+    case CellType::kPut:
+    case CellType::kDelete:
+    case CellType::kDeleteFamilyVersion:
+    case CellType::kDeleteColumn:
+    case CellType::kDeleteFamily:
+      break;
+    default:
+      return false;
+  }
+  parsed->rowEscaped = key.substr(0, rowEnd);
+  parsed->qualifierEscaped = key.substr(rowEnd, qualifierEnd - rowEnd);
+  parsed->timestamp = static_cast<int64_t>(ts);
+  parsed->type = static_cast<CellType>(type);
+  return true;
+}
+
+BytesView unescape(BytesView escaped, std::string* scratch) {
+  // REQUIRES: escaped ends with its 00 01 terminator (as parseInternalKey yields).
+  const BytesView body = escaped.substr(0, escaped.size() - 2);
+  if (std::memchr(body.data(), 0, body.size()) == nullptr) return body;
+  scratch->clear();
+  for (size_t i = 0; i < body.size(); ++i) {
+    scratch->push_back(body[i]);
+    if (body[i] == '\0') ++i;  // skip the FF of the 00 FF escape
+  }
+  return *scratch;
+}
+
+Bytes unescaped(BytesView escaped) {
+  std::string scratch;
+  return Bytes(unescape(escaped, &scratch));
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,66 @@
+// Internal keys: one cell's coordinates as bytes whose memcmp order is the cell
+// order of HBASE-SEMANTICS.md B1 within one family: row asc, qualifier asc,
+// timestamp desc, type desc. Store files and memstores are per family, so the
+// family is not part of the key.
+//
+// Layout (stored in store files and the log: DO NOT CHANGE):
+//   esc(row) esc(qualifier) be64(~timestamp) u8(~type)
+// where esc(b) escapes each 00 byte as 00 FF and ends with 00 01, so a row
+// that is a prefix of another sorts first, and every key of row r lies in
+// [rowStart(r), rowEnd(r)): rowStart(r) = esc(r), rowEnd(r) = esc(r) minus its
+// final 01 plus 02. Column bounds work the same way on esc(row) esc(qualifier).
+//
+// Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "keyscope/bytes.h"
+#include "keyscope/cell.h"
+
+namespace keyscope::engine {
+
+constexpr size_t kKeyTrailerSize = 9;  // be64(~ts) + u8(~type)
+
+// Appends esc(bytes) to *out.
+void appendEscaped(std::string* out, BytesView bytes);
+
+// Appends the full internal key of (row, qualifier, ts, type).
+void appendInternalKey(std::string* out, BytesView row, BytesView qualifier, int64_t ts, CellType type);
+std::string internalKey(BytesView row, BytesView qualifier, int64_t ts, CellType type);
+
+// Seek targets.
+std::string rowStartKey(BytesView row);           // <= every key of the row
+std::string rowEndKey(BytesView row);             // > every key of the row, <= every later row
+std::string columnStartKey(BytesView row, BytesView qualifier);
+std::string columnEndKey(BytesView row, BytesView qualifier);
+
+// A key split into its parts. rowEscaped and qualifierEscaped include their
+// terminators and point into the parsed key.
+struct ParsedKey {
+  BytesView rowEscaped;
+  BytesView qualifierEscaped;
+  int64_t timestamp = 0;
+  CellType type = CellType::kPut;
+  // The prefix esc(row) esc(qualifier): equal for every version of a column.
+  BytesView columnPrefix() const {
+    return BytesView(rowEscaped.data(), rowEscaped.size() + qualifierEscaped.size());
+  }
+};
+
+// False when the key is not a well-formed internal key (a Corruption upstream).
+bool parseInternalKey(BytesView key, ParsedKey* parsed);
+
+// Length of esc(row) at the start of `key` (terminator included), or 0 when
+// the key holds no complete escaped row.
+size_t escapedRowLength(BytesView key);
+
+// Removes the escaping: the escaped form's bytes, without its terminator.
+// Returns a view of `escaped` itself when it holds no escape (the common case),
+// else of *scratch.
+BytesView unescape(BytesView escaped, std::string* scratch);
+Bytes unescaped(BytesView escaped);
+
+}  // namespace keyscope::engine

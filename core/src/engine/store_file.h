@@ -1,0 +1,137 @@
+// Store files: the immutable, sorted output of a flush or compaction for one
+// region and family, stored as pages in the workspace's SQLite file.
+//
+// A store file is a sequence of pages of about BLOCKSIZE raw bytes. Each page
+// is made of independently compressed, checksummed blocks of about
+// kBlockTarget raw bytes, so a point read decompresses one small block, not a
+// whole page. The file's metadata (block index, key and time range, counts,
+// sizes, bloom filter) is one checksummed blob kept in the store_files table;
+// the page layout and the metadata layout are tabled in store_file_format.h.
+//
+// Threads: a StoreFileWriter is used by one thread. A StoreFileReader is
+// immutable once opened and shared by every reader thread; each iterator
+// reads pages through the PageSource of its own thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/internal_iterator.h"
+#include "keyscope/bytes.h"
+#include "keyscope/options.h"
+#include "keyscope/read_report.h"
+#include "keyscope/status.h"
+
+namespace keyscope::engine {
+
+class PageCache;
+
+// Where a flush or compaction writes pages (the writer's SQLite connection,
+// inside its open transaction).
+class PageSink {
+ public:
+  virtual ~PageSink() = default;
+  virtual Status writePage(int64_t fileId, uint32_t pageNo, BytesView data) = 0;
+};
+
+// Where readers fetch pages or byte ranges of pages (one per thread).
+class PageSource {
+ public:
+  virtual ~PageSource() = default;
+  virtual Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
+                           std::string* out) = 0;
+};
+
+struct StoreFileOptions {
+  Compression compression = Compression::kNone;
+  BloomType bloom = BloomType::kRow;
+  uint32_t pageSize = 65536;  // the family's BLOCKSIZE
+  int zstdLevel = 3;
+};
+
+// One block of the index: where it lives and the last key it holds.
+struct BlockHandle {
+  std::string lastKey;
+  uint32_t pageNo = 0;
+  uint32_t offset = 0;      // within the page
+  uint32_t storedSize = 0;  // header + payload as stored
+  uint32_t rawSize = 0;     // entries before compression
+};
+
+struct StoreFileMeta {
+  uint64_t cellCount = 0;
+  uint64_t deleteMarkerCount = 0;
+  uint64_t rawBytes = 0;       // block payloads before compression
+  uint64_t storedBytes = 0;    // pages as stored
+  uint32_t pageCount = 0;
+  std::string firstKey;
+  std::string lastKey;
+  int64_t minTimestamp = 0;
+  int64_t maxTimestamp = 0;
+  BloomType bloomType = BloomType::kNone;
+  std::string bloom;           // the filter's bits (store_file_format.h)
+  uint64_t indexBytes = 0;     // size of the encoded block index
+  std::vector<BlockHandle> blocks;
+
+  std::string encode() const;  // checksummed
+  static Result<StoreFileMeta> decode(BytesView encoded);
+};
+
+class StoreFileWriter {
+ public:
+  StoreFileWriter(int64_t fileId, const StoreFileOptions& options, PageSink* sink);
+  ~StoreFileWriter();
+  // REQUIRES: keys strictly increasing, each a well-formed internal key.
+  Status add(BytesView key, BytesView value);
+  // Writes the last page and returns the metadata. REQUIRES: at least one add().
+  Result<StoreFileMeta> finish();
+  uint64_t rawBytesSoFar() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// Identifies a store file to error messages: "table t, region 3, family d, store file 12".
+struct StoreFileLabel {
+  std::string table;
+  int64_t regionId = 0;
+  std::string family;
+};
+
+struct ReadContext {
+  PageSource* pages = nullptr;
+  ReadReport* report = nullptr;   // counters bumped as pages are read; may be null
+  bool fillCache = true;          // false: pages read are not added to the cache
+};
+
+class StoreFileReader {
+ public:
+  StoreFileReader(int64_t fileId, StoreFileMeta meta, StoreFileLabel label, PageCache* cache);
+  ~StoreFileReader();
+
+  int64_t id() const;
+  const StoreFileMeta& meta() const;
+  const StoreFileLabel& label() const;
+
+  // Bloom filter checks; true when the filter cannot rule the row/column out
+  // (always true without a filter of that kind).
+  // rowKey is rowStartKey(row); columnKey is columnStartKey(row, qualifier).
+  bool mayContainRow(BytesView rowKey) const;
+  bool mayContainColumn(BytesView columnKey) const;
+
+  // An iterator over the file's entries. A damaged block makes status() a
+  // Corruption naming the table, region, family, store file, page and block.
+  std::unique_ptr<InternalIterator> newIterator(const ReadContext& context) const;
+
+  // Reads and checks every block and the bloom filter (keyscope-cli check).
+  Status verify(PageSource* pages) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace keyscope::engine
