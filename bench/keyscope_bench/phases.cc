@@ -1,0 +1,190 @@
+// The timed phases of one peer (see phases.h).
+#include "phases.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+namespace keyscope_bench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void progress(const char* phase, double seconds, double items, const char* unit) {
+  std::fprintf(stderr, "    %-24s %8.2f s  %12.0f %s/s\n", phase, seconds, items / seconds, unit);
+}
+
+uint64_t directoryBytes(const fs::path& dir) {
+  uint64_t total = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) total += entry.file_size();
+  }
+  return total;
+}
+
+void freshDirectory(const fs::path& dir) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+}
+
+// Loads every cell in key order (random = false) or the seeded random order;
+// returns the seconds spent inside peer.write(). *valueBytes: the values' total size.
+double load(Peer& peer, const Workload& workload, const PhaseConfig& config, bool random,
+            uint64_t* valueBytes) {
+  std::vector<CellData> batch(config.batchCells);
+  Clock::duration inside{};
+  for (uint64_t first = 0; first < workload.cells(); first += config.batchCells) {
+    const uint64_t n = std::min<uint64_t>(config.batchCells, workload.cells() - first);
+    for (uint64_t k = 0; k < n; ++k) {
+      const uint64_t i = random ? workload.permutedIndex(first + k) : first + k;
+      workload.cellAt(i, &batch[k]);
+      *valueBytes += batch[k].valueSize;
+    }
+    const auto start = Clock::now();
+    peer.write(std::span<const CellData>(batch.data(), n));
+    inside += Clock::now() - start;
+  }
+  return std::chrono::duration<double>(inside).count();
+}
+
+struct GetTarget {
+  std::string row;
+  std::string qualifier;
+  std::string expected;  // empty: must be absent
+};
+
+// The get targets are drawn before timing so the timed loop is only gets.
+std::vector<GetTarget> getTargets(const Workload& workload, uint64_t count, double missFraction,
+                                  uint64_t seed) {
+  Rng rng(seed);
+  std::vector<GetTarget> targets(count);
+  CellData cell;
+  const auto missPerMillion = static_cast<uint64_t>(missFraction * 1e6);
+  for (GetTarget& t : targets) {
+    if (rng.below(1'000'000) < missPerMillion) {
+      t.row = workload.absentRow(rng.below(workload.series()));
+      workload.latestAt(rng.below(workload.cells()), &cell);
+      t.qualifier.assign(cell.qualifierView());
+    } else {
+      workload.latestAt(rng.below(workload.cells()), &cell);
+      t.row.assign(cell.rowView());
+      t.qualifier.assign(cell.qualifierView());
+      t.expected.assign(cell.valueView());
+    }
+  }
+  return targets;
+}
+
+double timedGets(Peer& peer, const std::vector<GetTarget>& targets, const char* phase) {
+  std::string value;
+  uint64_t wrong = 0;
+  const auto start = Clock::now();
+  for (const GetTarget& t : targets) {
+    const bool found = peer.getLatest(t.row, t.qualifier, &value);
+    if (found != !t.expected.empty() || (found && value != t.expected)) ++wrong;
+  }
+  const double seconds = secondsSince(start);
+  if (wrong != 0) {
+    die(std::string(phase) + ": " + std::to_string(wrong) + " of " +
+        std::to_string(targets.size()) + " gets returned a wrong answer");
+  }
+  return seconds;
+}
+
+}  // namespace
+
+Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& config,
+                  const std::string& dir) {
+  Metrics m;
+  const auto cells = static_cast<double>(workload.cells());
+
+  // 1. Sorted load.
+  const fs::path sortedDir = fs::path(dir) / "sorted";
+  freshDirectory(sortedDir);
+  peer.open(sortedDir.string(), true);
+  uint64_t valueBytes = 0;
+  m["load_sorted_client_seconds"] = load(peer, workload, config, false, &valueBytes);
+  auto start = Clock::now();
+  peer.flushAndCompact();
+  m["load_sorted_compacted_seconds"] = m["load_sorted_client_seconds"] + secondsSince(start);
+  peer.close();
+  m["stored_bytes_sorted"] = static_cast<double>(directoryBytes(sortedDir));
+  fs::remove_all(sortedDir);
+  progress("load, key order", m["load_sorted_client_seconds"], cells, "cells");
+  progress("  until compacted", m["load_sorted_compacted_seconds"], cells, "cells");
+
+  // 2. Random load.
+  const fs::path randomDir = fs::path(dir) / "random";
+  freshDirectory(randomDir);
+  peer.open(randomDir.string(), true);
+  uint64_t randomValueBytes = 0;
+  m["load_random_client_seconds"] = load(peer, workload, config, true, &randomValueBytes);
+  if (randomValueBytes != valueBytes)
+    die("the random-order load wrote other values than the key-order load");
+  start = Clock::now();
+  peer.flushAndCompact();
+  m["load_random_compacted_seconds"] = m["load_random_client_seconds"] + secondsSince(start);
+  progress("load, random order", m["load_random_client_seconds"], cells, "cells");
+  progress("  until compacted", m["load_random_compacted_seconds"], cells, "cells");
+
+  // 3. Reopen: the reads start from a cold cache.
+  peer.close();
+  peer.open(randomDir.string(), false);
+
+  // 4-5. Gets.
+  const auto warm = getTargets(workload, config.getWarmup, 0.0, workload.seed() + 1);
+  timedGets(peer, warm, "get warm-up");
+  const auto hits = getTargets(workload, config.gets, 0.0, workload.seed() + 2);
+  m["get_hit_seconds"] = timedGets(peer, hits, "get, all hits");
+  m["gets"] = static_cast<double>(config.gets);
+  progress("get, all hits", m["get_hit_seconds"], m["gets"], "gets");
+  const auto mixed = getTargets(workload, config.gets, config.missFraction, workload.seed() + 3);
+  m["get_miss_seconds"] = timedGets(peer, mixed, "get, 20% misses");
+  progress("get, 20% misses", m["get_miss_seconds"], m["gets"], "gets");
+
+  // 6. Prefix scans.
+  Rng rng(workload.seed() + 4);
+  std::vector<uint64_t> series(config.prefixScans);
+  for (uint64_t& s : series) s = rng.below(workload.series());
+  uint64_t prefixCells = 0;
+  start = Clock::now();
+  for (uint64_t s : series) {
+    const ScanTally tally = peer.scan(workload.seriesPrefix(s));
+    if (tally.cells != workload.cellsInSeries(s)) {
+      die("prefix scan of series " + std::to_string(s) + ": " + std::to_string(tally.cells) +
+          " cells, expected " + std::to_string(workload.cellsInSeries(s)));
+    }
+    prefixCells += tally.cells;
+  }
+  m["prefix_scan_seconds"] = secondsSince(start);
+  m["prefix_scans"] = static_cast<double>(config.prefixScans);
+  m["prefix_scan_cells"] = static_cast<double>(prefixCells);
+  progress("prefix scans", m["prefix_scan_seconds"], m["prefix_scan_cells"], "cells");
+
+  // 7. Full scan.
+  start = Clock::now();
+  const ScanTally full = peer.scan({});
+  m["full_scan_seconds"] = secondsSince(start);
+  if (full.cells != workload.cells() || full.valueBytes != valueBytes) {
+    die("full scan: " + std::to_string(full.cells) + " cells of " +
+        std::to_string(full.valueBytes) + " value bytes, expected " +
+        std::to_string(workload.cells()) + " of " + std::to_string(valueBytes));
+  }
+  m["full_scan_value_bytes"] = static_cast<double>(full.valueBytes);
+  m["raw_bytes"] = static_cast<double>(workload.cells() * kFlatKeySize + valueBytes);
+  progress("full scan", m["full_scan_seconds"], cells, "cells");
+
+  // 8. Size on disk.
+  peer.close();
+  m["stored_bytes"] = static_cast<double>(directoryBytes(randomDir));
+  fs::remove_all(randomDir);
+  return m;
+}
+
+}  // namespace keyscope_bench
