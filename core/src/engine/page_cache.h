@@ -1,0 +1,64 @@
+// PageCache: decompressed store-file blocks kept in memory for hot reads.
+//
+// An LRU cache keyed by (store file id, block number within the file), with a
+// capacity in bytes: each block is charged its size. Values are
+// shared_ptr<const std::string>, so an iterator keeps the block it is reading
+// alive after the cache evicts or erases it.
+//
+// Threads: every method is thread-safe. The cache is split into shards
+// (16 by default), each an independent LRU with its own mutex and an equal
+// share of the capacity, so concurrent readers rarely wait on one another. A
+// block larger than a shard's share is not kept.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace keyscope::engine {
+
+class PageCache {
+ public:
+  using Block = std::shared_ptr<const std::string>;
+
+  static constexpr int kDefaultShardBits = 4;  // 16 shards: more than the cores of a desktop
+
+  // shardBits in [0, 8]: 2^shardBits shards.
+  explicit PageCache(size_t capacityBytes, int shardBits = kDefaultShardBits);
+  ~PageCache();
+  PageCache(const PageCache&) = delete;
+  PageCache& operator=(const PageCache&) = delete;
+
+  // The block, now the most recently used of its shard; nullptr when absent.
+  // Counts a hit or a miss.
+  Block lookup(int64_t fileId, uint32_t blockNo);
+
+  // Adds or replaces the block, evicting the least recently used blocks of its
+  // shard until the shard fits its share. REQUIRES: block != nullptr.
+  void insert(int64_t fileId, uint32_t blockNo, Block block);
+
+  // Drops every block of a store file (after the file is deleted). Costs a
+  // walk of the cache: files are dropped rarely (compaction), reads are not.
+  void eraseFile(int64_t fileId);
+
+  size_t capacity() const { return m_capacity; }
+  size_t usage() const;       // bytes charged, summed over the shards
+  size_t entryCount() const;
+  uint64_t hits() const { return m_hits.load(std::memory_order_relaxed); }
+  uint64_t misses() const { return m_misses.load(std::memory_order_relaxed); }
+
+ private:
+  struct Shard;
+  Shard& shardFor(int64_t fileId, uint32_t blockNo);
+
+  size_t m_capacity;
+  int m_shardBits;
+  std::vector<std::unique_ptr<Shard>> m_shards;
+  std::atomic<uint64_t> m_hits{0};
+  std::atomic<uint64_t> m_misses{0};
+};
+
+}  // namespace keyscope::engine

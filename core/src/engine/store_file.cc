@@ -1,0 +1,800 @@
+// Store files: the writer (entries -> blocks -> pages), the metadata blob, and
+// the reader with its iterator. Layouts: store_file_format.h.
+#include "engine/store_file.h"
+
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstring>
+#include <limits>
+
+#include "engine/bloom_filter.h"
+#include "engine/internal_key.h"
+#include "engine/page_cache.h"
+#include "engine/store_file_format.h"
+
+namespace keyscope::engine {
+
+namespace fmt = format;
+
+namespace {
+
+uint64_t checksumOf(const char* p, size_t n) { return XXH3_64bits(p, n); }
+
+// Length of the common prefix of a and b, 8 bytes at a time.
+size_t sharedPrefixLength(BytesView a, BytesView b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x = 0;
+      uint64_t y = 0;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// Status of the same code with `where: ` in front of its message.
+Status withContext(const Status& s, const std::string& where) {
+  std::string msg = where + ": " + s.message();
+  switch (s.code()) {
+    case Status::Code::kOk: return s;
+    case Status::Code::kNotFound: return Status::notFound(std::move(msg));
+    case Status::Code::kInvalidArgument: return Status::invalidArgument(std::move(msg));
+    case Status::Code::kCorruption: return Status::corruption(std::move(msg));
+    case Status::Code::kIOError: return Status::ioError(std::move(msg));
+    case Status::Code::kCancelled: return Status::cancelled(std::move(msg));
+    case Status::Code::kBusy: return Status::busy(std::move(msg));
+  }
+  return Status::corruption(std::move(msg));
+}
+
+struct ZstdCCtxDeleter {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct ZstdDCtxDeleter {
+  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+
+// One decompression context per thread: creating one costs ~100 KiB of
+// allocation, too much for every point read's iterator.
+ZSTD_DCtx* threadDCtx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> ctx(ZSTD_createDCtx());
+  return ctx.get();
+}
+
+// Checks and decompresses one stored block into *raw. False with *error set
+// when the block is damaged.
+bool decodeBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
+                 ReadReport* report) {
+  if (stored.size() < fmt::kBlockHeaderSize) {
+    *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
+    return false;
+  }
+  const uint64_t want = fmt::loadBigEndian64(stored.data());
+  const uint64_t got = checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize);
+  if (want != got) {
+    *error = "block checksum mismatch";
+    return false;
+  }
+  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
+  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
+  if (rawSize != expectedRaw) {
+    *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
+             std::to_string(expectedRaw);
+    return false;
+  }
+  const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
+  switch (static_cast<fmt::BlockCompression>(compression)) {
+    case fmt::BlockCompression::kNone:
+      if (payload.size() != rawSize) {
+        *error = "uncompressed block holds " + std::to_string(payload.size()) + " bytes, not " +
+                 std::to_string(rawSize);
+        return false;
+      }
+      raw->assign(payload);
+      return true;
+    case fmt::BlockCompression::kZstd: {
+      raw->resize(rawSize);
+      const size_t n = ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
+      if (ZSTD_isError(n)) {
+        *error = std::string("zstd: ") + ZSTD_getErrorName(n);
+        return false;
+      }
+      if (n != rawSize) {
+        *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
+        return false;
+      }
+      if (report != nullptr) report->bytesDecompressed += rawSize;
+      return true;
+    }
+  }
+  *error = "unknown block compression " + std::to_string(compression);
+  return false;
+}
+
+// Walks the entries of one decoded block. The key is rebuilt in one reused
+// buffer; the value points into the block.
+class BlockCursor {
+ public:
+  enum class Step { kEntry, kEnd, kError };
+
+  void reset(BytesView block) {
+    m_begin = block.data();
+    m_next = block.data();
+    m_limit = block.data() + block.size();
+    m_key.clear();
+  }
+  bool atStart() const { return m_next == m_begin; }
+  bool atEnd() const { return m_next == m_limit; }
+  const std::string& key() const { return m_key; }
+  BytesView value() const { return m_value; }
+
+  // Parses the entry after the current one. kError sets *error.
+  Step step(std::string* error) {
+    const char* p = m_next;
+    if (p == m_limit) return Step::kEnd;
+    uint32_t shared = 0;
+    uint32_t unshared = 0;
+    uint32_t valueLength = 0;
+    if ((p = fmt::decodeVarint32(p, m_limit, &shared)) == nullptr ||
+        (p = fmt::decodeVarint32(p, m_limit, &unshared)) == nullptr ||
+        (p = fmt::decodeVarint32(p, m_limit, &valueLength)) == nullptr) {
+      *error = "bad varint in the entry at offset " + std::to_string(m_next - m_begin);
+      return Step::kError;
+    }
+    if (shared > m_key.size()) {
+      *error = "entry at offset " + std::to_string(m_next - m_begin) + " shares " + std::to_string(shared) +
+               " bytes with a key of " + std::to_string(m_key.size());
+      return Step::kError;
+    }
+    const auto left = static_cast<size_t>(m_limit - p);
+    if (unshared > left || valueLength > left - unshared) {
+      *error = "truncated entry at offset " + std::to_string(m_next - m_begin);
+      return Step::kError;
+    }
+    m_key.resize(shared);
+    m_key.append(p, unshared);
+    m_value = BytesView(p + unshared, valueLength);
+    m_next = p + unshared + valueLength;
+    return Step::kEntry;
+  }
+
+ private:
+  const char* m_begin = nullptr;
+  const char* m_next = nullptr;
+  const char* m_limit = nullptr;
+  std::string m_key;
+  BytesView m_value;
+};
+
+// The block index without its count, as StoreFileMeta::encode writes it.
+void appendIndex(std::string* out, const std::vector<BlockHandle>& blocks) {
+  fmt::putVarint32(out, static_cast<uint32_t>(blocks.size()));
+  BytesView previous;
+  for (const BlockHandle& b : blocks) {
+    const size_t shared = sharedPrefixLength(previous, b.lastKey);
+    fmt::putVarint32(out, static_cast<uint32_t>(shared));
+    fmt::putVarint32(out, static_cast<uint32_t>(b.lastKey.size() - shared));
+    out->append(b.lastKey, shared, std::string::npos);
+    fmt::putVarint32(out, b.pageNo);
+    fmt::putVarint32(out, b.offset);
+    fmt::putVarint32(out, b.storedSize);
+    fmt::putVarint32(out, b.rawSize);
+    previous = b.lastKey;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// StoreFileMeta
+
+std::string StoreFileMeta::encode() const {
+  std::string out(fmt::kChecksumSize, '\0');
+  out.push_back(static_cast<char>(fmt::kMetaFormatVersion));
+  fmt::putVarint64(&out, cellCount);
+  fmt::putVarint64(&out, deleteMarkerCount);
+  fmt::putVarint64(&out, rawBytes);
+  fmt::putVarint64(&out, storedBytes);
+  fmt::putVarint32(&out, pageCount);
+  fmt::putBigEndian64(&out, static_cast<uint64_t>(minTimestamp));
+  fmt::putBigEndian64(&out, static_cast<uint64_t>(maxTimestamp));
+  out.push_back(static_cast<char>(bloomType));
+  fmt::putVarint32(&out, static_cast<uint32_t>(bloom.size()));
+  out.append(bloom);
+  fmt::putVarint32(&out, static_cast<uint32_t>(firstKey.size()));
+  out.append(firstKey);
+  fmt::putVarint32(&out, static_cast<uint32_t>(lastKey.size()));
+  out.append(lastKey);
+  appendIndex(&out, blocks);
+  fmt::storeBigEndian64(out.data(), checksumOf(out.data() + fmt::kChecksumSize, out.size() - fmt::kChecksumSize));
+  return out;
+}
+
+Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
+  const auto bad = [](const std::string& what) { return Status::corruption("store file metadata: " + what); };
+  if (encoded.size() < fmt::kChecksumSize + 1) {
+    return bad("only " + std::to_string(encoded.size()) + " bytes");
+  }
+  if (fmt::loadBigEndian64(encoded.data()) !=
+      checksumOf(encoded.data() + fmt::kChecksumSize, encoded.size() - fmt::kChecksumSize)) {
+    return bad("checksum mismatch");
+  }
+  const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
+  if (version != fmt::kMetaFormatVersion) return bad("unknown format version " + std::to_string(version));
+
+  StoreFileMeta m;
+  fmt::Reader r(encoded.substr(fmt::kChecksumSize + 1));
+  uint64_t minTs = 0;
+  uint64_t maxTs = 0;
+  uint8_t bloomType = 0;
+  BytesView bloom;
+  BytesView firstKey;
+  BytesView lastKey;
+  if (!(r.varint64(&m.cellCount) && r.varint64(&m.deleteMarkerCount) && r.varint64(&m.rawBytes) &&
+        r.varint64(&m.storedBytes) && r.varint32(&m.pageCount) && r.be64(&minTs) && r.be64(&maxTs) &&
+        r.u8(&bloomType) && r.lengthPrefixed(&bloom) && r.lengthPrefixed(&firstKey) &&
+        r.lengthPrefixed(&lastKey))) {
+    return bad("truncated header fields");
+  }
+  m.minTimestamp = static_cast<int64_t>(minTs);
+  m.maxTimestamp = static_cast<int64_t>(maxTs);
+  if (m.cellCount == 0) return bad("no cells");
+  if (m.deleteMarkerCount > m.cellCount) return bad("more delete markers than cells");
+  if (m.minTimestamp < 0 || m.minTimestamp > m.maxTimestamp) return bad("bad time range");
+  if (bloomType > static_cast<uint8_t>(BloomType::kRowCol)) {
+    return bad("unknown bloom type " + std::to_string(bloomType));
+  }
+  m.bloomType = static_cast<BloomType>(bloomType);
+  if (m.bloomType == BloomType::kNone ? !bloom.empty() : !bloomWellFormed(bloom)) return bad("bad bloom filter");
+  ParsedKey parsed;
+  if (!parseInternalKey(firstKey, &parsed) || !parseInternalKey(lastKey, &parsed) || lastKey < firstKey) {
+    return bad("bad key range");
+  }
+  m.bloom.assign(bloom);
+  m.firstKey.assign(firstKey);
+  m.lastKey.assign(lastKey);
+
+  const char* indexStart = r.position();
+  uint32_t blockCount = 0;
+  // Each block takes at least 6 bytes, which bounds the reservation below.
+  if (!r.varint32(&blockCount) || blockCount == 0 || blockCount > r.remaining() / 6) {
+    return bad("bad block count");
+  }
+  m.blocks.reserve(blockCount);
+  uint64_t raw = 0;
+  uint64_t stored = 0;
+  for (uint32_t i = 0; i < blockCount; ++i) {
+    const auto badBlock = [&](const char* what) {
+      return bad("block " + std::to_string(i) + " of the index: " + what);
+    };
+    uint32_t shared = 0;
+    BytesView suffix;
+    BlockHandle h;
+    if (!r.varint32(&shared) || !r.lengthPrefixed(&suffix) || !r.varint32(&h.pageNo) ||
+        !r.varint32(&h.offset) || !r.varint32(&h.storedSize) || !r.varint32(&h.rawSize)) {
+      return badBlock("truncated");
+    }
+    const BlockHandle* previous = i == 0 ? nullptr : &m.blocks.back();
+    if (shared > (previous == nullptr ? 0 : previous->lastKey.size())) return badBlock("bad shared length");
+    if (previous != nullptr) h.lastKey.assign(previous->lastKey, 0, shared);
+    h.lastKey.append(suffix);
+    if (previous != nullptr && h.lastKey <= previous->lastKey) return badBlock("keys out of order");
+    // Blocks fill pages in order, back to back.
+    bool contiguous = false;
+    if (previous == nullptr) {
+      contiguous = h.pageNo == 0 && h.offset == 0;
+    } else if (h.pageNo == previous->pageNo) {
+      contiguous = uint64_t{h.offset} == uint64_t{previous->offset} + previous->storedSize;
+    } else {
+      contiguous = uint64_t{h.pageNo} == uint64_t{previous->pageNo} + 1 && h.offset == 0;
+    }
+    if (!contiguous) return badBlock("not contiguous with the block before");
+    if (h.storedSize < fmt::kBlockHeaderSize || h.rawSize > fmt::kMaxBlockRawSize ||
+        h.storedSize - fmt::kBlockHeaderSize > h.rawSize ||
+        uint64_t{h.offset} + h.storedSize > std::numeric_limits<uint32_t>::max()) {
+      return badBlock("bad sizes");
+    }
+    raw += h.rawSize;
+    stored += h.storedSize;
+    m.blocks.push_back(std::move(h));
+  }
+  if (!r.ok() || r.remaining() != 0) return bad("bytes after the block index");
+  if (m.blocks.front().lastKey < m.firstKey || m.blocks.back().lastKey != m.lastKey) {
+    return bad("the block index does not match the key range");
+  }
+  if (raw != m.rawBytes || stored != m.storedBytes || m.blocks.back().pageNo + uint64_t{1} != m.pageCount) {
+    return bad("the block index does not match the sizes");
+  }
+  m.indexBytes = static_cast<uint64_t>(encoded.data() + encoded.size() - indexStart);
+  return m;
+}
+
+// ---------------------------------------------------------------------------
+// StoreFileWriter
+
+struct StoreFileWriter::Impl {
+  Impl(int64_t id, const StoreFileOptions& opts, PageSink* s)
+      : fileId(id),
+        options(opts),
+        sink(s),
+        // Pages of 1 byte (one cell each) work; above 1 GiB page offsets
+        // would no longer fit their 32 bits.
+        pageSize(std::clamp<uint32_t>(opts.pageSize, 1, 1u << 30)),
+        blockTarget(std::min(fmt::kBlockTarget, pageSize)) {
+    block.reserve(blockTarget + 64);
+    page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
+  }
+
+  std::string name() const { return "store file " + std::to_string(fileId); }
+
+  Status fail(Status s) {
+    status = s;
+    return s;
+  }
+
+  Status flushBlock();
+  Status flushPage();
+
+  int64_t fileId;
+  StoreFileOptions options;
+  PageSink* sink;
+  uint32_t pageSize;
+  uint32_t blockTarget;  // min(kBlockTarget, pageSize): a small page is one block
+
+  std::string block;  // raw entries of the open block
+  std::string lastKey;
+  size_t lastRowLength = 0;     // esc(row) of lastKey
+  size_t lastColumnLength = 0;  // esc(row) esc(qualifier) of lastKey
+  std::string page;             // stored blocks of the open page
+  uint64_t pageRaw = 0;         // their raw size
+  uint32_t pageNo = 0;
+  std::string compressed;
+  std::unique_ptr<ZSTD_CCtx, ZstdCCtxDeleter> cctx;
+  BloomFilterBuilder bloom;
+  StoreFileMeta meta;
+  uint64_t rawSoFar = 0;
+  Status status;  // the first sink or compression failure; sticky
+  bool finished = false;
+};
+
+Status StoreFileWriter::Impl::flushBlock() {
+  const auto rawSize = static_cast<uint32_t>(block.size());
+  const size_t start = page.size();
+  page.append(fmt::kBlockHeaderSize, '\0');
+  auto compression = fmt::BlockCompression::kNone;
+  if (options.compression == Compression::kZstd) {
+    if (!cctx) {
+      cctx.reset(ZSTD_createCCtx());
+      if (!cctx) return fail(Status::ioError(name() + ": cannot create a zstd context"));
+    }
+    compressed.resize(ZSTD_compressBound(rawSize));
+    const size_t n = ZSTD_compressCCtx(cctx.get(), compressed.data(), compressed.size(), block.data(),
+                                       block.size(), options.zstdLevel);
+    if (ZSTD_isError(n)) return fail(Status::ioError(name() + ": zstd: " + ZSTD_getErrorName(n)));
+    if (n < rawSize) {
+      page.append(compressed.data(), n);
+      compression = fmt::BlockCompression::kZstd;
+    }
+  }
+  if (compression == fmt::BlockCompression::kNone) page.append(block);
+  char* header = page.data() + start;
+  header[fmt::kChecksumSize] = static_cast<char>(compression);
+  for (int i = 0; i < 4; ++i) {
+    header[fmt::kChecksumSize + 1 + static_cast<size_t>(i)] = static_cast<char>(rawSize >> (24 - 8 * i));
+  }
+  const size_t storedSize = page.size() - start;
+  fmt::storeBigEndian64(header, checksumOf(header + fmt::kChecksumSize, storedSize - fmt::kChecksumSize));
+
+  BlockHandle handle;
+  handle.lastKey = lastKey;
+  handle.pageNo = pageNo;
+  handle.offset = static_cast<uint32_t>(start);
+  handle.storedSize = static_cast<uint32_t>(storedSize);
+  handle.rawSize = rawSize;
+  meta.blocks.push_back(std::move(handle));
+  meta.rawBytes += rawSize;
+  pageRaw += rawSize;
+  block.clear();
+  // Close the page when one more full block could take it past pageSize.
+  if (pageRaw + blockTarget > pageSize) return flushPage();
+  return Status::ok();
+}
+
+Status StoreFileWriter::Impl::flushPage() {
+  if (page.empty()) return Status::ok();
+  if (Status s = sink->writePage(fileId, pageNo, page); !s) return fail(withContext(s, name()));
+  meta.storedBytes += page.size();
+  ++pageNo;
+  page.clear();
+  pageRaw = 0;
+  return Status::ok();
+}
+
+StoreFileWriter::StoreFileWriter(int64_t fileId, const StoreFileOptions& options, PageSink* sink)
+    : m_impl(std::make_unique<Impl>(fileId, options, sink)) {}
+
+StoreFileWriter::~StoreFileWriter() = default;
+
+uint64_t StoreFileWriter::rawBytesSoFar() const { return m_impl->rawSoFar; }
+
+Status StoreFileWriter::add(BytesView key, BytesView value) {
+  Impl& w = *m_impl;
+  if (!w.status) return w.status;
+  if (w.finished) return Status::invalidArgument(w.name() + ": add() after finish()");
+  ParsedKey parsed;
+  if (!parseInternalKey(key, &parsed)) {
+    return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) +
+                                   " is not a well-formed internal key");
+  }
+  const bool first = w.meta.cellCount == 0;
+  const size_t common = first ? 0 : sharedPrefixLength(w.lastKey, key);
+  if (!first && (common == key.size() ||
+                 (common < w.lastKey.size() && static_cast<uint8_t>(key[common]) < byteAt(w.lastKey, common)))) {
+    return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) +
+                                   " does not sort after the one before");
+  }
+  if (value.size() > fmt::kMaxBlockRawSize / 2 || key.size() > fmt::kMaxBlockRawSize / 2) {
+    return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) + " is too large");
+  }
+
+  size_t shared = w.block.empty() ? 0 : common;
+  const auto entrySize = [&](size_t s) {
+    return fmt::varintLength(s) + fmt::varintLength(key.size() - s) + fmt::varintLength(value.size()) +
+           key.size() - s + value.size();
+  };
+  size_t size = entrySize(shared);
+  if (!w.block.empty() && w.block.size() + size > w.blockTarget) {
+    if (Status s = w.flushBlock(); !s) return s;
+    shared = 0;
+    size = entrySize(0);
+  }
+  char header[3 * fmt::kMaxVarint32Size];
+  char* p = fmt::encodeVarint64(header, shared);
+  p = fmt::encodeVarint64(p, key.size() - shared);
+  p = fmt::encodeVarint64(p, value.size());
+  w.block.append(header, static_cast<size_t>(p - header));
+  w.block.append(key.data() + shared, key.size() - shared);
+  w.block.append(value.data(), value.size());
+  w.rawSoFar += size;
+
+  // Bloom keys: a row (or column) is added once, at its first entry.
+  const size_t rowLength = parsed.rowEscaped.size();
+  const size_t columnLength = rowLength + parsed.qualifierEscaped.size();
+  if (w.options.bloom == BloomType::kRow) {
+    if (first || rowLength != w.lastRowLength || common < rowLength) w.bloom.addKey(key.substr(0, rowLength));
+  } else if (w.options.bloom == BloomType::kRowCol) {
+    if (first || columnLength != w.lastColumnLength || common < columnLength) {
+      w.bloom.addKey(key.substr(0, columnLength));
+    }
+  }
+
+  StoreFileMeta& m = w.meta;
+  if (first) {
+    m.firstKey.assign(key);
+    m.minTimestamp = parsed.timestamp;
+    m.maxTimestamp = parsed.timestamp;
+  } else {
+    m.minTimestamp = std::min(m.minTimestamp, parsed.timestamp);
+    m.maxTimestamp = std::max(m.maxTimestamp, parsed.timestamp);
+  }
+  ++m.cellCount;
+  if (parsed.type != CellType::kPut) ++m.deleteMarkerCount;
+  w.lastKey.assign(key);
+  w.lastRowLength = rowLength;
+  w.lastColumnLength = columnLength;
+  return Status::ok();
+}
+
+Result<StoreFileMeta> StoreFileWriter::finish() {
+  Impl& w = *m_impl;
+  if (!w.status) return w.status;
+  if (w.finished) return Status::invalidArgument(w.name() + ": finish() called twice");
+  if (w.meta.cellCount == 0) return Status::invalidArgument(w.name() + ": a store file needs at least one cell");
+  if (!w.block.empty()) {
+    if (Status s = w.flushBlock(); !s) return s;
+  }
+  if (Status s = w.flushPage(); !s) return s;
+  w.finished = true;
+  StoreFileMeta& m = w.meta;
+  m.pageCount = w.pageNo;
+  m.lastKey = w.lastKey;
+  m.bloomType = w.options.bloom;
+  if (m.bloomType != BloomType::kNone) m.bloom = w.bloom.finish();
+  std::string index;
+  appendIndex(&index, m.blocks);
+  m.indexBytes = index.size();
+  return std::move(m);
+}
+
+// ---------------------------------------------------------------------------
+// StoreFileReader
+
+// What the reader and its iterators share. Not in an anonymous namespace:
+// StoreFileReader::Impl derives from it.
+struct StoreFileState {
+  int64_t fileId;
+  StoreFileMeta meta;
+  StoreFileLabel label;
+  PageCache* cache;
+
+  // "table t, region 3, family d, store file 12, page 7, block 3"
+  std::string where(size_t blockNo) const {
+    const uint32_t pageNo = meta.blocks[blockNo].pageNo;
+    size_t first = blockNo;
+    while (first > 0 && meta.blocks[first - 1].pageNo == pageNo) --first;
+    return "table " + label.table + ", region " + std::to_string(label.regionId) + ", family " + label.family +
+           ", store file " + std::to_string(fileId) + ", page " + std::to_string(pageNo) + ", block " +
+           std::to_string(blockNo - first);
+  }
+
+  // The first block whose last key is >= target; blocks.size() when none.
+  size_t findBlock(BytesView target) const {
+    const auto it = std::lower_bound(meta.blocks.begin(), meta.blocks.end(), target,
+                                     [](const BlockHandle& b, BytesView t) { return BytesView(b.lastKey) < t; });
+    return static_cast<size_t>(it - meta.blocks.begin());
+  }
+
+  // The decoded block: from the cache when allowed and present, else read,
+  // checked and decompressed (and cached when context.fillCache).
+  Status loadBlock(size_t blockNo, const ReadContext& context, bool useCache, std::string* scratch,
+                   PageCache::Block* out) const {
+    const BlockHandle& h = meta.blocks[blockNo];
+    const auto cacheNo = static_cast<uint32_t>(blockNo);
+    ReadReport* report = context.report;
+    if (report != nullptr) ++report->pagesRead;
+    if (useCache && cache != nullptr) {
+      if (PageCache::Block hit = cache->lookup(fileId, cacheNo)) {
+        if (report != nullptr) ++report->pageCacheHits;
+        *out = std::move(hit);
+        return Status::ok();
+      }
+    }
+    if (context.pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
+    if (Status s = context.pages->readRange(fileId, h.pageNo, h.offset, h.storedSize, scratch); !s) {
+      return withContext(s, where(blockNo));
+    }
+    if (report != nullptr) report->bytesReadFromStorage += h.storedSize;
+    auto block = std::make_shared<std::string>();
+    std::string error;
+    if (scratch->size() != h.storedSize) {
+      return Status::corruption(where(blockNo) + ": short read of " + std::to_string(scratch->size()) + " bytes");
+    }
+    if (!decodeBlock(*scratch, h.rawSize, block.get(), &error, report)) {
+      return Status::corruption(where(blockNo) + ": " + error);
+    }
+    if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, cacheNo, block);
+    *out = std::move(block);
+    return Status::ok();
+  }
+};
+
+struct StoreFileReader::Impl : StoreFileState {};
+
+namespace {
+
+class StoreFileIterator final : public InternalIterator {
+ public:
+  StoreFileIterator(const StoreFileState* file, const ReadContext& context)
+      : m_file(file), m_context(context) {}
+
+  bool valid() const override { return m_valid; }
+  BytesView key() const override {
+    assert(m_valid);
+    return m_cursor.key();
+  }
+  BytesView value() const override {
+    assert(m_valid);
+    return m_cursor.value();
+  }
+  Status status() const override { return m_status; }
+
+  void seekToFirst() override {
+    m_valid = false;
+    if (!m_status || !openBlock(0)) return;
+    m_valid = stepInBlock();
+  }
+
+  void seek(BytesView target) override {
+    m_valid = false;
+    if (!m_status) return;
+    const size_t blockNo = m_file->findBlock(target);
+    if (blockNo == m_file->meta.blocks.size()) return;
+    // Moving forward within the block already held (a merge's reseek to the
+    // next column): carry on from the current entry.
+    const bool forward = blockNo == m_blockNo && m_block && !m_cursor.atStart() && BytesView(m_cursor.key()) <= target;
+    if (!forward) {
+      if (!openBlock(blockNo) || !stepInBlock()) return;
+    }
+    while (BytesView(m_cursor.key()) < target) {
+      if (!stepInBlock()) return;
+    }
+    m_valid = true;
+  }
+
+  void seekToLastRowBefore(BytesView bound) override {
+    m_valid = false;
+    if (!m_status) return;
+    const auto& blocks = m_file->meta.blocks;
+    // The last entry < bound is in block b (before the first entry >= bound)
+    // or, when block b has none, the last entry of block b-1.
+    const size_t blockNo = m_file->findBlock(bound);
+    bool found = false;
+    if (blockNo < blocks.size()) {
+      if (!openBlock(blockNo)) return;
+      while (stepInBlock() && BytesView(m_cursor.key()) < bound) {
+        m_before.assign(m_cursor.key());
+        found = true;
+      }
+      if (!m_status) return;
+    }
+    if (!found) {
+      if (blockNo == 0) return;
+      m_before.assign(blocks[blockNo - 1].lastKey);
+    }
+    const size_t rowLength = escapedRowLength(m_before);
+    if (rowLength == 0) {
+      fail(Status::corruption(m_file->where(found ? blockNo : blockNo - 1) + ": a key without a row"));
+      return;
+    }
+    m_before.resize(rowLength);
+    seek(m_before);
+  }
+
+  void next() override {
+    assert(m_valid);
+    if (m_cursor.atEnd()) {
+      m_valid = false;
+      if (m_blockNo + 1 == m_file->meta.blocks.size() || !openBlock(m_blockNo + 1)) return;
+    }
+    m_valid = stepInBlock();
+  }
+
+ private:
+  void fail(Status s) {
+    m_valid = false;
+    m_status = std::move(s);
+  }
+
+  // Makes blockNo the current block, positioned before its first entry.
+  bool openBlock(size_t blockNo) {
+    if (blockNo != m_blockNo || !m_block) {
+      m_block.reset();  // let the cache free the old one if it was evicted
+      m_blockNo = blockNo;
+      if (Status s = m_file->loadBlock(blockNo, m_context, true, &m_scratch, &m_block); !s) {
+        fail(std::move(s));
+        return false;
+      }
+    }
+    m_cursor.reset(*m_block);
+    return true;
+  }
+
+  // Parses the next entry of the current block. At the block's end (which a
+  // caller only reaches when the index promised more) or on damage: false,
+  // with a Corruption status.
+  bool stepInBlock() {
+    std::string error;
+    switch (m_cursor.step(&error)) {
+      case BlockCursor::Step::kEntry:
+        if (m_cursor.atEnd() && m_cursor.key() != m_file->meta.blocks[m_blockNo].lastKey) {
+          error = "the block's last key is not the one in the index";
+          break;
+        }
+        return true;
+      case BlockCursor::Step::kEnd:
+        error = "the block ends before the key its index promises";
+        break;
+      case BlockCursor::Step::kError:
+        break;
+    }
+    fail(Status::corruption(m_file->where(m_blockNo) + ": " + error));
+    return false;
+  }
+
+  const StoreFileState* m_file;
+  ReadContext m_context;
+  PageCache::Block m_block;
+  size_t m_blockNo = std::numeric_limits<size_t>::max();
+  BlockCursor m_cursor;
+  bool m_valid = false;
+  Status m_status;
+  std::string m_scratch;  // stored bytes of the block being read
+  std::string m_before;   // seekToLastRowBefore's key and row
+};
+
+}  // namespace
+
+StoreFileReader::StoreFileReader(int64_t fileId, StoreFileMeta meta, StoreFileLabel label, PageCache* cache)
+    : m_impl(std::make_unique<Impl>(Impl{{fileId, std::move(meta), std::move(label), cache}})) {}
+
+StoreFileReader::~StoreFileReader() = default;
+
+int64_t StoreFileReader::id() const { return m_impl->fileId; }
+const StoreFileMeta& StoreFileReader::meta() const { return m_impl->meta; }
+const StoreFileLabel& StoreFileReader::label() const { return m_impl->label; }
+
+bool StoreFileReader::mayContainRow(BytesView rowKey) const {
+  const StoreFileMeta& m = m_impl->meta;
+  return m.bloomType != BloomType::kRow || bloomMayContain(m.bloom, rowKey);
+}
+
+bool StoreFileReader::mayContainColumn(BytesView columnKey) const {
+  const StoreFileMeta& m = m_impl->meta;
+  switch (m.bloomType) {
+    case BloomType::kNone:
+      return true;
+    case BloomType::kRow: {
+      const size_t rowLength = escapedRowLength(columnKey);
+      return rowLength == 0 || bloomMayContain(m.bloom, columnKey.substr(0, rowLength));
+    }
+    case BloomType::kRowCol:
+      return bloomMayContain(m.bloom, columnKey);
+  }
+  return true;
+}
+
+std::unique_ptr<InternalIterator> StoreFileReader::newIterator(const ReadContext& context) const {
+  return std::make_unique<StoreFileIterator>(m_impl.get(), context);
+}
+
+Status StoreFileReader::verify(PageSource* pages) const {
+  const Impl& f = *m_impl;
+  const StoreFileMeta& m = f.meta;
+  const ReadContext context{pages, nullptr, false};
+  std::string scratch;
+  std::string previous;
+  std::string error;
+  BlockCursor cursor;
+  uint64_t cells = 0;
+  uint64_t markers = 0;
+  int64_t minTs = std::numeric_limits<int64_t>::max();
+  int64_t maxTs = std::numeric_limits<int64_t>::min();
+  for (size_t b = 0; b < m.blocks.size(); ++b) {
+    PageCache::Block block;
+    // Straight from storage: checking the cache would check nothing stored.
+    if (Status s = f.loadBlock(b, context, false, &scratch, &block); !s) return s;
+    cursor.reset(*block);
+    const auto bad = [&](const std::string& what) { return Status::corruption(f.where(b) + ": " + what); };
+    if (cursor.atEnd()) return bad("empty block");
+    while (!cursor.atEnd()) {
+      if (cursor.step(&error) != BlockCursor::Step::kEntry) return bad(error);
+      const std::string& key = cursor.key();
+      ParsedKey parsed;
+      if (!parseInternalKey(key, &parsed)) return bad("a malformed key at entry " + std::to_string(cells));
+      if (cells > 0 && key <= previous) return bad("keys out of order at entry " + std::to_string(cells));
+      if (cells == 0 && key != m.firstKey) return bad("the first key is not the one in the metadata");
+      bool inBloom = true;
+      if (m.bloomType == BloomType::kRow) inBloom = bloomMayContain(m.bloom, parsed.rowEscaped);
+      if (m.bloomType == BloomType::kRowCol) inBloom = bloomMayContain(m.bloom, parsed.columnPrefix());
+      if (!inBloom) return bad("the bloom filter misses entry " + std::to_string(cells));
+      ++cells;
+      if (parsed.type != CellType::kPut) ++markers;
+      minTs = std::min(minTs, parsed.timestamp);
+      maxTs = std::max(maxTs, parsed.timestamp);
+      previous.assign(key);
+    }
+    if (previous != m.blocks[b].lastKey) return bad("the block's last key is not the one in the index");
+  }
+  const std::string name = "table " + f.label.table + ", region " + std::to_string(f.label.regionId) +
+                           ", family " + f.label.family + ", store file " + std::to_string(f.fileId);
+  if (cells != m.cellCount || markers != m.deleteMarkerCount) {
+    return Status::corruption(name + ": holds " + std::to_string(cells) + " cells (" + std::to_string(markers) +
+                              " markers), the metadata says " + std::to_string(m.cellCount) + " (" +
+                              std::to_string(m.deleteMarkerCount) + ")");
+  }
+  if (minTs != m.minTimestamp || maxTs != m.maxTimestamp) {
+    return Status::corruption(name + ": the time range is not the one in the metadata");
+  }
+  return Status::ok();
+}
+
+}  // namespace keyscope::engine

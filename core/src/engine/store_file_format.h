@@ -1,0 +1,269 @@
+// The on-disk layout of store files: blocks, pages, the metadata blob and the
+// bloom filter, plus the small encode/decode helpers they share (varints,
+// big-endian integers). Everything here is persisted in workspaces: a change
+// is a new format version, never an edit of an existing one.
+//
+// Pure functions and constants; thread-safe.
+//
+// ## Blocks
+//
+// A block holds consecutive entries of about kBlockTarget raw bytes (a single
+// entry larger than that gets a block of its own: a cell is never split). It
+// is compressed and checksummed on its own, so a point read fetches and
+// decompresses one block, not a whole page.
+//
+//   OFFSET  SIZE  DESCRIPTION                  (integers big-endian)
+//        0     8  XXH3-64 (seed 0) of bytes [8, end of block)
+//        8     1  compression: 0 none, 1 zstd  -- DO NOT CHANGE: stored on disk
+//        9     4  raw size: payload bytes after decompression
+//       13     *  payload: the raw entries, or one zstd frame of them
+//
+// A block is stored compressed only when zstd makes it smaller; otherwise the
+// payload is the raw entries and the compression byte is 0.
+//
+// The raw entries, one after another, each prefix-compressed against the
+// previous key of the same block (the first entry of a block has shared = 0,
+// so every block decodes on its own):
+//
+//   varint32 shared        bytes of the previous key this key starts with
+//   varint32 unshared      bytes of key that follow
+//   varint32 valueLength
+//   byte[unshared]         key suffix
+//   byte[valueLength]      value
+//
+// Keys are internal keys (internal_key.h), strictly increasing.
+//
+// ## Pages
+//
+// A page is a concatenation of whole blocks with no header or padding:
+//
+//   block 0 | block 1 | ... | block k-1
+//
+// Blocks are added to a page until its raw size (sum of the blocks' raw
+// sizes) could pass the page size with one more block, so a page holds about
+// pageSize raw bytes (the family's BLOCKSIZE, HBase's 64 KiB by default).
+// When pageSize <= kBlockTarget a page is exactly one block. Pages are
+// numbered from 0 and stored as rows of the `pages` table (sqlite_pages.h).
+// Error messages number a block within its page ("page 7, block 3" is the
+// fourth block of page 7); the page cache numbers blocks across the file.
+//
+// ## Metadata (StoreFileMeta::encode), stored in the catalog
+//
+//   OFFSET  SIZE  DESCRIPTION
+//        0     8  XXH3-64 (seed 0) of bytes [8, end), big-endian
+//        8     1  format version: 1           -- DO NOT CHANGE: stored on disk
+//        9     *  fields, in this order:
+//                   varint64 cellCount
+//                   varint64 deleteMarkerCount
+//                   varint64 rawBytes
+//                   varint64 storedBytes
+//                   varint32 pageCount
+//                   be64     minTimestamp (two's complement)
+//                   be64     maxTimestamp
+//                   u8       bloomType: 0 none, 1 row, 2 rowcol (options.h BloomType)
+//                   varint32 bloom length, then the bloom bytes
+//                   varint32 firstKey length, then firstKey
+//                   varint32 lastKey length, then lastKey
+//                   block index: varint32 block count, then per block
+//                     varint32 shared     bytes shared with the previous block's lastKey
+//                     varint32 unshared   then that many bytes of lastKey
+//                     varint32 pageNo
+//                     varint32 offset     within the page
+//                     varint32 storedSize header + payload
+//                     varint32 rawSize    payload after decompression
+//
+// indexBytes is not stored: it is the size of the encoded block index. decode()
+// checks every length, that the index is ordered, contiguous and consistent
+// with the counters, so a damaged or hostile blob is a Corruption, never a
+// crash or an out-of-range read later.
+//
+// ## Bloom filter (bloom_filter.h)
+//
+//   byte[m/8]  bit array, bit i is byte i/8, mask 1 << (i%8)
+//   u8         k, the number of probes (1..30)
+//
+// Probe j of key x sets bit (h1 + j*h2) mod m where h = XXH3-64(x) (seed 0),
+// h1 = h mod 2^32, h2 = h div 2^32 -- DO NOT CHANGE: stored on disk.
+// ROW filters hold rowStartKey(row); ROWCOL filters hold
+// columnStartKey(row, qualifier).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace keyscope::engine::format {
+
+// Why 4 KiB: a measured prototype spent ~70 us decompressing a whole 64 KiB
+// page per point-read miss (~1 us/KiB), so a 4 KiB block costs a few us. It is
+// RocksDB's default block size (the benchmark peer), and the block index
+// stays at about one key per 4 KiB of data, which a desktop keeps in memory.
+constexpr uint32_t kBlockTarget = 4096;
+
+constexpr size_t kChecksumSize = 8;
+constexpr size_t kBlockHeaderSize = 13;  // checksum + compression byte + raw size
+
+// Stored in block headers: DO NOT CHANGE the values.
+enum class BlockCompression : uint8_t { kNone = 0, kZstd = 1 };
+
+// Stored in the metadata blob: DO NOT CHANGE.
+constexpr uint8_t kMetaFormatVersion = 1;
+
+// Largest raw block the reader will allocate for. A block holds at most one
+// entry bigger than kBlockTarget, and an entry is bounded by the write limits
+// (options.h: 10 MiB values, 32 KiB rows, 64 KiB qualifiers), so 64 MiB is
+// ample; a header claiming more is corrupt.
+constexpr uint32_t kMaxBlockRawSize = 64u << 20;
+
+constexpr size_t kMaxVarint32Size = 5;
+constexpr size_t kMaxVarint64Size = 10;
+
+// --- big-endian fixed-width integers ---
+
+inline void putBigEndian32(std::string* out, uint32_t v) {
+  const char buf[4] = {static_cast<char>(v >> 24), static_cast<char>(v >> 16),
+                       static_cast<char>(v >> 8), static_cast<char>(v)};
+  out->append(buf, 4);
+}
+
+inline void putBigEndian64(std::string* out, uint64_t v) {
+  char buf[8];
+  for (int i = 7; i >= 0; --i) {
+    buf[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+  out->append(buf, 8);
+}
+
+inline void storeBigEndian64(char* p, uint64_t v) {
+  for (int i = 7; i >= 0; --i) {
+    p[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+}
+
+// REQUIRES: p points at 4 (8) readable bytes.
+inline uint32_t loadBigEndian32(const char* p) {
+  return (uint32_t{static_cast<uint8_t>(p[0])} << 24) | (uint32_t{static_cast<uint8_t>(p[1])} << 16) |
+         (uint32_t{static_cast<uint8_t>(p[2])} << 8) | uint32_t{static_cast<uint8_t>(p[3])};
+}
+
+inline uint64_t loadBigEndian64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+// --- varints (LEB128: 7 bits per byte, low groups first) ---
+
+inline size_t varintLength(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+// Writes v at p; returns the byte after it. REQUIRES: room for varintLength(v).
+inline char* encodeVarint64(char* p, uint64_t v) {
+  auto* out = reinterpret_cast<unsigned char*>(p);
+  while (v >= 0x80) {
+    *out++ = static_cast<unsigned char>(v | 0x80);
+    v >>= 7;
+  }
+  *out++ = static_cast<unsigned char>(v);
+  return reinterpret_cast<char*>(out);
+}
+
+inline void putVarint64(std::string* out, uint64_t v) {
+  char buf[kMaxVarint64Size];
+  out->append(buf, static_cast<size_t>(encodeVarint64(buf, v) - buf));
+}
+
+inline void putVarint32(std::string* out, uint32_t v) { putVarint64(out, v); }
+
+// Parses a varint at [p, limit). Returns the byte after it, or nullptr when it
+// is cut short, longer than its type allows, or overflows it.
+inline const char* decodeVarint64(const char* p, const char* limit, uint64_t* v) {
+  uint64_t result = 0;
+  for (unsigned shift = 0; shift <= 63 && p < limit; shift += 7) {
+    const auto byte = static_cast<uint8_t>(*p++);
+    if (shift == 63 && byte > 1) return nullptr;
+    result |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+inline const char* decodeVarint32(const char* p, const char* limit, uint32_t* v) {
+  if (p < limit && static_cast<uint8_t>(*p) < 0x80) {  // the common one-byte case
+    *v = static_cast<uint8_t>(*p);
+    return p + 1;
+  }
+  uint32_t result = 0;
+  for (unsigned shift = 0; shift <= 28 && p < limit; shift += 7) {
+    const auto byte = static_cast<uint8_t>(*p++);
+    if (shift == 28 && byte > 0x0f) return nullptr;
+    result |= uint32_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+// A cursor over an encoded blob whose every read is bounds-checked: after the
+// first failed read ok() is false and later reads fail too.
+class Reader {
+ public:
+  explicit Reader(std::string_view data) : m_p(data.data()), m_limit(data.data() + data.size()) {}
+
+  bool ok() const { return m_ok; }
+  size_t remaining() const { return static_cast<size_t>(m_limit - m_p); }
+  const char* position() const { return m_p; }
+
+  bool varint32(uint32_t* v) { return check(m_ok && (m_p = decodeVarint32(m_p, m_limit, v)) != nullptr); }
+  bool varint64(uint64_t* v) { return check(m_ok && (m_p = decodeVarint64(m_p, m_limit, v)) != nullptr); }
+  bool u8(uint8_t* v) {
+    if (!check(m_ok && remaining() >= 1)) return false;
+    *v = static_cast<uint8_t>(*m_p++);
+    return true;
+  }
+  bool be64(uint64_t* v) {
+    if (!check(m_ok && remaining() >= 8)) return false;
+    *v = loadBigEndian64(m_p);
+    m_p += 8;
+    return true;
+  }
+  bool bytes(size_t n, std::string_view* v) {
+    if (!check(m_ok && remaining() >= n)) return false;
+    *v = std::string_view(m_p, n);
+    m_p += n;
+    return true;
+  }
+  // A varint32 length and that many bytes.
+  bool lengthPrefixed(std::string_view* v) {
+    uint32_t n = 0;
+    return varint32(&n) && bytes(n, v);
+  }
+
+ private:
+  bool check(bool good) {
+    if (!good) {
+      m_ok = false;
+      m_p = m_limit;  // decodeVarint may have left nullptr behind
+    }
+    return m_ok;
+  }
+  const char* m_p;
+  const char* m_limit;
+  bool m_ok = true;
+};
+
+}  // namespace keyscope::engine::format

@@ -1,0 +1,153 @@
+// PageCache: LRU by bytes per shard, file erase, counters, and concurrent use.
+#include "engine/page_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace keyscope::engine {
+namespace {
+
+PageCache::Block blockOf(size_t size, char fill = 'x') { return std::make_shared<const std::string>(size, fill); }
+
+// A block whose bytes name its key, so a lookup can tell a mixed-up answer.
+PageCache::Block namedBlock(int64_t fileId, uint32_t blockNo, size_t size) {
+  std::string name = std::to_string(fileId) + ":" + std::to_string(blockNo) + ";";
+  std::string bytes;
+  while (bytes.size() < size) bytes += name;
+  bytes.resize(std::max(size, name.size()));
+  return std::make_shared<const std::string>(std::move(bytes));
+}
+
+bool names(const PageCache::Block& block, int64_t fileId, uint32_t blockNo) {
+  const std::string name = std::to_string(fileId) + ":" + std::to_string(blockNo) + ";";
+  return block != nullptr && block->compare(0, name.size(), name) == 0;
+}
+
+TEST(PageCache, LookupFindsWhatWasInsertedAndCounts) {
+  PageCache cache(1 << 20);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
+  cache.insert(1, 0, namedBlock(1, 0, 100));
+  cache.insert(2, 0, namedBlock(2, 0, 100));
+  EXPECT_TRUE(names(cache.lookup(1, 0), 1, 0));
+  EXPECT_TRUE(names(cache.lookup(2, 0), 2, 0));
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
+  EXPECT_EQ(cache.hits(), 2u);
+  EXPECT_EQ(cache.misses(), 2u);
+  EXPECT_EQ(cache.entryCount(), 2u);
+}
+
+TEST(PageCache, EvictsLeastRecentlyUsedByBytes) {
+  PageCache cache(1000, /*shardBits=*/0);
+  cache.insert(1, 0, blockOf(300));
+  cache.insert(1, 1, blockOf(300));
+  cache.insert(1, 2, blockOf(300));
+  EXPECT_EQ(cache.usage(), 900u);
+  ASSERT_NE(cache.lookup(1, 0), nullptr);  // 0 is now more recent than 1
+  cache.insert(1, 3, blockOf(300));        // 1200 > 1000: the least recent (1) goes
+  EXPECT_EQ(cache.usage(), 900u);
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
+  EXPECT_NE(cache.lookup(1, 0), nullptr);
+  EXPECT_NE(cache.lookup(1, 2), nullptr);
+  EXPECT_NE(cache.lookup(1, 3), nullptr);
+  // Recency is now 3, 2, 0 (newest first): 700 more bytes evict 0 and then 2.
+  cache.insert(1, 4, blockOf(700));
+  EXPECT_LE(cache.usage(), 1000u);
+  EXPECT_NE(cache.lookup(1, 4), nullptr);
+  EXPECT_NE(cache.lookup(1, 3), nullptr);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
+  EXPECT_EQ(cache.lookup(1, 2), nullptr);
+}
+
+TEST(PageCache, ReplacingABlockRecharges) {
+  PageCache cache(1000, 0);
+  cache.insert(5, 9, blockOf(400, 'a'));
+  cache.insert(5, 9, blockOf(100, 'b'));
+  EXPECT_EQ(cache.usage(), 100u);
+  EXPECT_EQ(cache.entryCount(), 1u);
+  EXPECT_EQ(*cache.lookup(5, 9), std::string(100, 'b'));
+}
+
+TEST(PageCache, BlockLargerThanItsShardIsNotKept) {
+  PageCache cache(1000, 0);
+  cache.insert(1, 0, blockOf(200));
+  cache.insert(1, 1, blockOf(1001));
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
+  EXPECT_NE(cache.lookup(1, 0), nullptr);  // and it evicted nothing
+  EXPECT_EQ(cache.usage(), 200u);
+}
+
+TEST(PageCache, EraseFileDropsOnlyThatFile) {
+  PageCache cache(1 << 20);
+  for (uint32_t b = 0; b < 50; ++b) {
+    cache.insert(7, b, namedBlock(7, b, 64));
+    cache.insert(8, b, namedBlock(8, b, 64));
+  }
+  cache.eraseFile(7);
+  EXPECT_EQ(cache.entryCount(), 50u);
+  EXPECT_EQ(cache.usage(), 50u * 64);
+  for (uint32_t b = 0; b < 50; ++b) {
+    EXPECT_EQ(cache.lookup(7, b), nullptr);
+    EXPECT_TRUE(names(cache.lookup(8, b), 8, b));
+  }
+}
+
+TEST(PageCache, EvictedBlockStaysAliveForItsHolder) {
+  PageCache cache(500, 0);
+  cache.insert(1, 0, blockOf(400, 'k'));
+  const PageCache::Block held = cache.lookup(1, 0);
+  cache.insert(1, 1, blockOf(400));
+  cache.eraseFile(1);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
+  ASSERT_NE(held, nullptr);
+  EXPECT_EQ(*held, std::string(400, 'k'));
+}
+
+TEST(PageCache, ShardsShareTheCapacity) {
+  PageCache cache(16 * 1024);  // 16 shards of 1 KiB
+  for (uint32_t b = 0; b < 1000; ++b) cache.insert(3, b, blockOf(100));
+  EXPECT_LE(cache.usage(), 16u * 1024);
+  EXPECT_GE(cache.usage(), 8u * 1024);  // every shard got some use
+}
+
+TEST(PageCache, ConcurrentReadersAndWritersSeeConsistentBlocks) {
+  PageCache cache(256 * 1024);
+  constexpr int kThreads = 4;
+  constexpr int kOps = 20000;
+  std::atomic<int> wrong{0};
+  std::atomic<uint64_t> lookups{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(static_cast<unsigned>(t) + 1);
+      for (int i = 0; i < kOps; ++i) {
+        const int64_t file = static_cast<int64_t>(rng() % 3);
+        const auto block = static_cast<uint32_t>(rng() % 400);
+        const auto op = rng() % 100;
+        if (op < 60) {
+          lookups.fetch_add(1);
+          const PageCache::Block got = cache.lookup(file, block);
+          if (got != nullptr && !names(got, file, block)) wrong.fetch_add(1);
+        } else if (op < 99) {
+          cache.insert(file, block, namedBlock(file, block, 200 + rng() % 2000));
+        } else {
+          cache.eraseFile(file);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(cache.hits() + cache.misses(), lookups.load());
+  EXPECT_GT(cache.hits(), 0u);
+  EXPECT_LE(cache.usage(), cache.capacity());
+}
+
+}  // namespace
+}  // namespace keyscope::engine
