@@ -442,15 +442,15 @@ Status StoreFileWriter::add(BytesView key, BytesView value) {
     return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) +
                                    " does not sort after the one before");
   }
-  if (value.size() > fmt::kMaxBlockRawSize / 2 || key.size() > fmt::kMaxBlockRawSize / 2) {
-    return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) + " is too large");
-  }
-
-  size_t shared = w.block.empty() ? 0 : common;
   const auto entrySize = [&](size_t s) {
     return fmt::varintLength(s) + fmt::varintLength(key.size() - s) + fmt::varintLength(value.size()) +
            key.size() - s + value.size();
   };
+  // The reader refuses blocks above kMaxBlockRawSize: never write one.
+  if (entrySize(0) > fmt::kMaxBlockRawSize) {
+    return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) + " is too large");
+  }
+  size_t shared = w.block.empty() ? 0 : common;
   size_t size = entrySize(shared);
   if (!w.block.empty() && w.block.size() + size > w.blockTarget) {
     if (Status s = w.flushBlock(); !s) return s;

@@ -1,0 +1,395 @@
+#include "engine/catalog.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "engine/sqlite_pages.h"
+
+namespace keyscope::engine {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSchemaSql = R"sql(
+CREATE TABLE IF NOT EXISTS tables(
+  table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, options TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS regions(
+  region_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, start_row BLOB NOT NULL,
+  end_row BLOB NOT NULL, flushed_seq INTEGER NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS store_files(
+  file_id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL, family TEXT NOT NULL,
+  max_seq INTEGER NOT NULL, meta BLOB NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS pending_files(file_id INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS wal(seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+)sql";
+
+const char* keepDeletedName(KeepDeletedCells k) {
+  switch (k) {
+    case KeepDeletedCells::kTrue: return "TRUE";
+    case KeepDeletedCells::kTtl: return "TTL";
+    case KeepDeletedCells::kFalse: break;
+  }
+  return "FALSE";
+}
+const char* bloomName(BloomType b) {
+  switch (b) {
+    case BloomType::kNone: return "NONE";
+    case BloomType::kRowCol: return "ROWCOL";
+    case BloomType::kRow: break;
+  }
+  return "ROW";
+}
+
+bool isSqliteFile(const std::string& path, bool* empty) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char header[16] = {};
+  const size_t n = std::fread(header, 1, sizeof header, f);
+  std::fclose(f);
+  *empty = n == 0;
+  return n == sizeof header && std::memcmp(header, "SQLite format 3\0", 16) == 0;
+}
+
+}  // namespace
+
+std::string tableOptionsToJson(const TableOptions& options) {
+  json families = json::array();
+  for (const FamilyOptions& f : options.families) {
+    families.push_back({{"name", f.name},
+                        {"versions", f.maxVersions},
+                        {"min_versions", f.minVersions},
+                        {"ttl", f.ttlSeconds},
+                        {"keep_deleted_cells", keepDeletedName(f.keepDeletedCells)},
+                        {"compression", f.compression == Compression::kZstd ? "ZSTD" : "NONE"},
+                        {"bloomfilter", bloomName(f.bloomFilter)},
+                        {"blocksize", f.blockSize}});
+  }
+  json j = {{"name", options.name},
+            {"families", families},
+            {"memstore_flushsize", options.memstoreFlushSize},
+            {"key_schema", options.keySchema},
+            {"description", options.description}};
+  return j.dump();
+}
+
+Result<TableOptions> tableOptionsFromJson(std::string_view text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return Status::corruption("table options are not valid JSON");
+  TableOptions options;
+  try {
+    options.name = j.at("name").get<std::string>();
+    options.memstoreFlushSize = j.value("memstore_flushsize", options.memstoreFlushSize);
+    options.keySchema = j.value("key_schema", std::string());
+    options.description = j.value("description", std::string());
+    for (const json& jf : j.at("families")) {
+      FamilyOptions f;
+      f.name = jf.at("name").get<std::string>();
+      f.maxVersions = jf.value("versions", f.maxVersions);
+      f.minVersions = jf.value("min_versions", f.minVersions);
+      f.ttlSeconds = jf.value("ttl", f.ttlSeconds);
+      const std::string kdc = jf.value("keep_deleted_cells", "FALSE");
+      f.keepDeletedCells = kdc == "TRUE" ? KeepDeletedCells::kTrue
+                           : kdc == "TTL" ? KeepDeletedCells::kTtl
+                                          : KeepDeletedCells::kFalse;
+      f.compression = jf.value("compression", "NONE") == "ZSTD" ? Compression::kZstd : Compression::kNone;
+      const std::string bloom = jf.value("bloomfilter", "ROW");
+      f.bloomFilter = bloom == "NONE" ? BloomType::kNone : bloom == "ROWCOL" ? BloomType::kRowCol : BloomType::kRow;
+      f.blockSize = jf.value("blocksize", f.blockSize);
+      options.families.push_back(std::move(f));
+    }
+  } catch (const json::exception& e) {
+    return Status::corruption(std::string("table options: ") + e.what());
+  }
+  return options;
+}
+
+Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool createIfMissing) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  bool empty = !exists;
+  if (exists && !S_ISREG(st.st_mode)) return Status::invalidArgument(path + " is not a regular file");
+  if (exists && !isSqliteFile(path, &empty) && !empty)
+    return Status::invalidArgument(path + " is not a Keyscope workspace (not an SQLite database)");
+  if (!exists && !createIfMissing) return Status::notFound("no workspace at " + path);
+
+  sqlite3* db = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    Status s = sqliteError(db, rc, "opening " + path);
+    sqlite3_close(db);
+    return s;
+  }
+  std::unique_ptr<Catalog> catalog(new Catalog(path, db));
+  if (Status s = catalog->initialise(empty); !s) return s;
+  return catalog;
+}
+
+Catalog::~Catalog() {
+  // Statements first: sqlite3_close refuses while any is unfinalised.
+  for (Statement* st : {&m_begin, &m_commit, &m_rollback, &m_appendWal, &m_truncateWal, &m_insertStoreFile,
+                        &m_deleteStoreFile, &m_addPending, &m_removePending, &m_setFlushedSeq})
+    st->finalize();
+  sqlite3_close(m_db);
+}
+
+Status Catalog::initialise(bool fresh) {
+  sqlite3_busy_timeout(m_db, 60000);
+  sqlite3_extended_result_codes(m_db, 1);
+  int64_t applicationId = 0, userVersion = 0;
+  {
+    Statement st;
+    if (Status s = st.prepare(m_db, "PRAGMA application_id"); !s) return s;
+    if (st.step() == SQLITE_ROW) applicationId = st.columnInt(0);
+  }
+  {
+    Statement st;
+    if (Status s = st.prepare(m_db, "PRAGMA user_version"); !s) return s;
+    if (st.step() == SQLITE_ROW) userVersion = st.columnInt(0);
+  }
+  if (!fresh) {
+    bool hasTables = false;
+    Statement st;
+    if (Status s = st.prepare(m_db, "SELECT count(*) FROM sqlite_schema"); !s) return s;
+    if (st.step() == SQLITE_ROW) hasTables = st.columnInt(0) > 0;
+    fresh = !hasTables && applicationId == 0;
+  }
+  if (!fresh) {
+    if (applicationId != kApplicationId)
+      return Status::invalidArgument(m_path + " is an SQLite database but not a Keyscope workspace");
+    if (userVersion > kFormatVersion)
+      return Status::invalidArgument(m_path + " was written by a newer Keyscope (workspace format " +
+                                     std::to_string(userVersion) + "; this build reads format " +
+                                     std::to_string(kFormatVersion) + " and older)");
+    if (userVersion < 1) return Status::corruption(m_path + ": workspace format version is missing");
+  }
+  if (fresh) {
+    // 8 KiB SQLite pages: store file blocks are a few KiB compressed, so one
+    // block read touches one or two database pages.
+    if (Status s = execSql(m_db, "PRAGMA page_size = 8192", "setting the page size"); !s) return s;
+  }
+  if (Status s = execSql(m_db, "PRAGMA journal_mode = WAL", "switching to WAL journal mode"); !s) return s;
+  if (Status s = execSql(m_db, "PRAGMA synchronous = NORMAL", "setting synchronous mode"); !s) return s;
+  if (Status s = execSql(m_db, "PRAGMA cache_size = -16384", "sizing the cache"); !s) return s;
+  if (fresh) {
+    std::string sql = std::string("BEGIN;") + kSchemaSql + kPagesTableDdl + ";" +
+                      "PRAGMA application_id = " + std::to_string(kApplicationId) + ";" +
+                      "PRAGMA user_version = " + std::to_string(kFormatVersion) + ";COMMIT;";
+    if (Status s = execSql(m_db, sql.c_str(), "creating the workspace schema"); !s) return s;
+  }
+  if (Status s = prepareStatements(); !s) return s;
+  {
+    Statement st;
+    if (Status s = st.prepare(m_db,
+            "SELECT max(coalesce((SELECT max(file_id) FROM store_files), 0),"
+            "           coalesce((SELECT max(file_id) FROM pending_files), 0)),"
+            "       max(coalesce((SELECT max(seq) FROM wal), 0),"
+            "           coalesce((SELECT max(flushed_seq) FROM regions), 0))");
+        !s)
+      return s;
+    const int rc = st.step();
+    if (rc != SQLITE_ROW) return st.error(rc, "reading the workspace counters");
+    m_maxFileId = st.columnInt(0);
+    m_maxWalSeq = st.columnInt(1);
+  }
+  return Status::ok();
+}
+
+Status Catalog::prepareStatements() {
+  struct { Statement* st; const char* sql; } all[] = {
+      {&m_begin, "BEGIN IMMEDIATE"},
+      {&m_commit, "COMMIT"},
+      {&m_rollback, "ROLLBACK"},
+      {&m_appendWal, "INSERT INTO wal(seq, data) VALUES(?, ?)"},
+      {&m_truncateWal, "DELETE FROM wal WHERE seq <= ?"},
+      {&m_insertStoreFile,
+       "INSERT INTO store_files(file_id, region_id, family, max_seq, meta, created) VALUES(?,?,?,?,?,strftime('%s','now'))"},
+      {&m_deleteStoreFile, "DELETE FROM store_files WHERE file_id = ?"},
+      {&m_addPending, "INSERT OR IGNORE INTO pending_files(file_id) VALUES(?)"},
+      {&m_removePending, "DELETE FROM pending_files WHERE file_id = ?"},
+      {&m_setFlushedSeq, "UPDATE regions SET flushed_seq = ? WHERE region_id = ?"},
+  };
+  for (auto& [st, sql] : all) {
+    if (Status s = st->prepare(m_db, sql); !s) return s;
+  }
+  return Status::ok();
+}
+
+Result<sqlite3*> Catalog::openReader() const {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    Status s = sqliteError(db, rc, "opening a reader connection to " + m_path);
+    sqlite3_close(db);
+    return s;
+  }
+  sqlite3_busy_timeout(db, 60000);
+  sqlite3_extended_result_codes(db, 1);
+  (void)execSql(db, "PRAGMA cache_size = -8192", "sizing the reader cache");
+  return db;
+}
+
+Status Catalog::begin() { return m_begin.run("beginning a transaction"); }
+Status Catalog::commit() { return m_commit.run("committing"); }
+void Catalog::rollback() { (void)m_rollback.run("rolling back"); }
+
+Status Catalog::setSynchronousFull(bool full) {
+  return execSql(m_db, full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", "setting synchronous mode");
+}
+
+Result<std::vector<TableRecord>> Catalog::loadTables() {
+  Statement st;
+  if (Status s = st.prepare(m_db, "SELECT table_id, options FROM tables ORDER BY name"); !s) return s;
+  std::vector<TableRecord> tables;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+    Result<TableOptions> options = tableOptionsFromJson(st.columnBlob(1));
+    if (!options) return Status::corruption("table " + std::to_string(st.columnInt(0)) + ": " + options.status().message());
+    tables.push_back({st.columnInt(0), std::move(options).value()});
+  }
+  if (rc != SQLITE_DONE) return st.error(rc, "reading tables");
+  return tables;
+}
+
+Result<std::vector<RegionRecord>> Catalog::loadRegions() {
+  Statement st;
+  if (Status s = st.prepare(m_db,
+          "SELECT region_id, table_id, start_row, end_row, flushed_seq FROM regions ORDER BY table_id, start_row");
+      !s)
+    return s;
+  std::vector<RegionRecord> regions;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+    regions.push_back({st.columnInt(0), st.columnInt(1), Bytes(st.columnBlob(2)), Bytes(st.columnBlob(3)), st.columnInt(4)});
+  }
+  if (rc != SQLITE_DONE) return st.error(rc, "reading regions");
+  return regions;
+}
+
+Result<std::vector<StoreFileRecord>> Catalog::loadStoreFiles() {
+  Statement st;
+  if (Status s = st.prepare(m_db, "SELECT file_id, region_id, family, max_seq, meta FROM store_files ORDER BY file_id"); !s)
+    return s;
+  std::vector<StoreFileRecord> files;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+    files.push_back({st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnInt(3), std::string(st.columnBlob(4))});
+  }
+  if (rc != SQLITE_DONE) return st.error(rc, "reading store files");
+  return files;
+}
+
+Result<std::vector<int64_t>> Catalog::loadPendingFiles() {
+  Statement st;
+  if (Status s = st.prepare(m_db, "SELECT file_id FROM pending_files"); !s) return s;
+  std::vector<int64_t> ids;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) ids.push_back(st.columnInt(0));
+  if (rc != SQLITE_DONE) return st.error(rc, "reading pending files");
+  return ids;
+}
+
+Result<int64_t> Catalog::insertTable(const TableOptions& options) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "INSERT INTO tables(name, options) VALUES(?, ?)"); !s) return s;
+  st.bindText(1, options.name);
+  st.bindText(2, tableOptionsToJson(options));
+  if (Status s = st.run("creating table " + options.name); !s) return s;
+  return sqlite3_last_insert_rowid(m_db);
+}
+
+Status Catalog::updateTable(int64_t tableId, const TableOptions& options) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "UPDATE tables SET options = ? WHERE table_id = ?"); !s) return s;
+  st.bindText(1, tableOptionsToJson(options));
+  st.bindInt(2, tableId);
+  return st.run("altering table " + options.name);
+}
+
+Status Catalog::deleteTableRow(int64_t tableId) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "DELETE FROM tables WHERE table_id = ?"); !s) return s;
+  st.bindInt(1, tableId);
+  return st.run("dropping a table");
+}
+
+Result<int64_t> Catalog::insertRegion(int64_t tableId, BytesView startRow, BytesView endRow, int64_t flushedSeq) {
+  Statement st;
+  if (Status s = st.prepare(m_db,
+          "INSERT INTO regions(table_id, start_row, end_row, flushed_seq, created) VALUES(?,?,?,?,strftime('%s','now'))");
+      !s)
+    return s;
+  st.bindInt(1, tableId);
+  st.bindBlob(2, startRow);
+  st.bindBlob(3, endRow);
+  st.bindInt(4, flushedSeq);
+  if (Status s = st.run("creating a region"); !s) return s;
+  return sqlite3_last_insert_rowid(m_db);
+}
+
+Status Catalog::deleteRegion(int64_t regionId) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "DELETE FROM regions WHERE region_id = ?"); !s) return s;
+  st.bindInt(1, regionId);
+  return st.run("deleting a region");
+}
+
+Status Catalog::setRegionFlushedSeq(int64_t regionId, int64_t seq) {
+  m_setFlushedSeq.bindInt(1, seq);
+  m_setFlushedSeq.bindInt(2, regionId);
+  return m_setFlushedSeq.run("recording a flush");
+}
+
+Status Catalog::insertStoreFile(const StoreFileRecord& r) {
+  m_insertStoreFile.bindInt(1, r.id);
+  m_insertStoreFile.bindInt(2, r.regionId);
+  m_insertStoreFile.bindText(3, r.family);
+  m_insertStoreFile.bindInt(4, r.maxSeq);
+  m_insertStoreFile.bindBlob(5, r.meta);
+  return m_insertStoreFile.run("recording store file " + std::to_string(r.id));
+}
+
+Status Catalog::deleteStoreFileRow(int64_t fileId) {
+  m_deleteStoreFile.bindInt(1, fileId);
+  return m_deleteStoreFile.run("removing store file " + std::to_string(fileId));
+}
+
+Status Catalog::addPendingFile(int64_t fileId) {
+  m_addPending.bindInt(1, fileId);
+  return m_addPending.run("recording a pending store file");
+}
+
+Status Catalog::removePendingFile(int64_t fileId) {
+  m_removePending.bindInt(1, fileId);
+  return m_removePending.run("clearing a pending store file");
+}
+
+Status Catalog::appendWal(int64_t seq, BytesView record) {
+  m_appendWal.bindInt(1, seq);
+  m_appendWal.bindBlob(2, record);
+  if (Status s = m_appendWal.run("appending to the log"); !s) return s;
+  if (seq > m_maxWalSeq) m_maxWalSeq = seq;
+  return Status::ok();
+}
+
+Status Catalog::readWal(const std::function<Status(int64_t, BytesView)>& visit) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "SELECT seq, data FROM wal ORDER BY seq"); !s) return s;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+    if (Status s = visit(st.columnInt(0), st.columnBlob(1)); !s) return s;
+  }
+  if (rc != SQLITE_DONE) return st.error(rc, "reading the log");
+  return Status::ok();
+}
+
+Status Catalog::truncateWalThrough(int64_t seq) {
+  m_truncateWal.bindInt(1, seq);
+  return m_truncateWal.run("truncating the log");
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,118 @@
+// Catalog: the workspace's SQLite file and everything stored in it besides
+// pages - tables, regions, store file records, and the write-ahead log.
+//
+// Schema (format version kFormatVersion, in PRAGMA user_version; the file is
+// marked with PRAGMA application_id = kApplicationId):
+//   tables(table_id PK, name UNIQUE, options TEXT)    options as JSON
+//   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created)
+//       flushed_seq: every log record <= it is in this region's store files
+//   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created)
+//       meta: StoreFileMeta::encode(); max_seq: newest log record it holds
+//   pending_files(file_id PK)   pages being written or waiting to be deleted;
+//       whatever is listed here at open is garbage from an interrupted flush
+//       or compaction, or an obsolete file, and its pages are deleted
+//   wal(seq PK, data BLOB)      one record per acknowledged batch (wal_record.h)
+//   pages(page_id PK, data)     store file pages (sqlite_pages.h)
+//
+// Threads: a Catalog owns the writer connection and is used under the
+// workspace's database mutex. openReader() connections belong to one thread
+// at a time.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/sqlite_util.h"
+#include "keyscope/bytes.h"
+#include "keyscope/options.h"
+#include "keyscope/status.h"
+
+namespace keyscope::engine {
+
+constexpr int kFormatVersion = 1;
+constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
+
+struct TableRecord {
+  int64_t id = 0;
+  TableOptions options;
+};
+
+struct RegionRecord {
+  int64_t id = 0;
+  int64_t tableId = 0;
+  Bytes startRow;
+  Bytes endRow;
+  int64_t flushedSeq = 0;
+};
+
+struct StoreFileRecord {
+  int64_t id = 0;
+  int64_t regionId = 0;
+  std::string family;
+  int64_t maxSeq = 0;
+  std::string meta;
+};
+
+std::string tableOptionsToJson(const TableOptions& options);
+Result<TableOptions> tableOptionsFromJson(std::string_view json);
+
+class Catalog {
+ public:
+  static Result<std::unique_ptr<Catalog>> open(const std::string& path, bool createIfMissing);
+  ~Catalog();
+
+  sqlite3* db() const { return m_db; }
+  const std::string& path() const { return m_path; }
+  // A new read-only connection to the same file; the caller closes it.
+  Result<sqlite3*> openReader() const;
+
+  Status begin();
+  Status commit();
+  void rollback();
+  // FULL makes the next commits fsync; NORMAL (the default) survives a
+  // process crash but not a power cut.
+  Status setSynchronousFull(bool full);
+
+  Result<std::vector<TableRecord>> loadTables();
+  Result<std::vector<RegionRecord>> loadRegions();
+  Result<std::vector<StoreFileRecord>> loadStoreFiles();
+  Result<std::vector<int64_t>> loadPendingFiles();
+  int64_t maxWalSeq() const { return m_maxWalSeq; }
+
+  Result<int64_t> insertTable(const TableOptions& options);
+  Status updateTable(int64_t tableId, const TableOptions& options);
+  Status deleteTableRow(int64_t tableId);
+  Result<int64_t> insertRegion(int64_t tableId, BytesView startRow, BytesView endRow, int64_t flushedSeq);
+  Status deleteRegion(int64_t regionId);
+  Status setRegionFlushedSeq(int64_t regionId, int64_t seq);
+
+  int64_t allocateFileId() { return ++m_maxFileId; }
+  Status insertStoreFile(const StoreFileRecord& record);
+  Status deleteStoreFileRow(int64_t fileId);
+  Status addPendingFile(int64_t fileId);
+  Status removePendingFile(int64_t fileId);
+
+  Status appendWal(int64_t seq, BytesView record);
+  // Calls visit for each record in seq order; stops at the first error.
+  Status readWal(const std::function<Status(int64_t seq, BytesView record)>& visit);
+  Status truncateWalThrough(int64_t seq);
+
+ private:
+  Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+  Status initialise(bool fresh);
+  Status prepareStatements();
+
+  std::string m_path;
+  sqlite3* m_db;
+  int64_t m_maxFileId = 0;
+  int64_t m_maxWalSeq = 0;
+  Statement m_begin, m_commit, m_rollback, m_appendWal, m_truncateWal;
+  Statement m_insertStoreFile, m_deleteStoreFile, m_addPending, m_removePending, m_setFlushedSeq;
+};
+
+}  // namespace keyscope::engine

@@ -1,0 +1,87 @@
+#include "engine/compactor.h"
+
+#include <string>
+
+#include "engine/internal_key.h"
+
+namespace keyscope::engine {
+
+namespace {
+bool startsWith(BytesView s, BytesView prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+}  // namespace
+
+Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input, int64_t fileId, PageSink* sink) {
+  const FamilyOptions& family = *input.family;
+  MatcherSettings settings;
+  settings.mode = input.mode;
+  settings.family = &family;
+  settings.oldestUnexpiredTs = family.ttlSeconds >= kTtlForever ? INT64_MIN : input.now - family.ttlSeconds * 1000;
+  QueryMatcher matcher(std::move(settings));
+
+  StoreFileOptions options;
+  options.compression = family.compression;
+  options.bloom = family.bloomFilter;
+  options.pageSize = family.blockSize;
+  StoreFileWriter writer(fileId, options, sink);
+  bool wroteAny = false;
+
+  InternalIterator& it = *input.source;
+  std::string row, skipPrefix;
+  ParsedKey parsed;
+  it.seekToFirst();
+  while (it.valid()) {
+    const BytesView key = it.key();
+    if (!skipPrefix.empty() && startsWith(key, skipPrefix)) {
+      it.next();
+      continue;
+    }
+    skipPrefix.clear();
+    if (!parseInternalKey(key, &parsed)) return Status::corruption("store file " + std::to_string(fileId) + ": malformed key in its input");
+    if (!startsWith(key, row) || row.empty()) {
+      row.assign(parsed.rowEscaped.data(), parsed.rowEscaped.size());
+      matcher.reset();
+    }
+    const MatchCode code = matcher.match(parsed, nullptr, nullptr);
+    if (isInclude(code)) {
+      if (Status s = writer.add(key, it.value()); !s) return s;
+      wroteAny = true;
+    }
+    switch (code) {
+      case MatchCode::kSeekNextColumn:
+      case MatchCode::kIncludeAndSeekNextColumn:
+        skipPrefix.assign(parsed.columnPrefix().data(), parsed.columnPrefix().size());
+        break;
+      case MatchCode::kSeekNextRow:
+      case MatchCode::kIncludeAndSeekNextRow:
+        skipPrefix = row;
+        break;
+      default:
+        break;
+    }
+    it.next();
+  }
+  if (Status s = it.status(); !s) return s;
+  if (!wroteAny) return std::optional<StoreFileMeta>();
+  Result<StoreFileMeta> meta = writer.finish();
+  if (!meta) return meta.status();
+  return std::optional<StoreFileMeta>(std::move(meta).value());
+}
+
+std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst) {
+  const size_t n = oldestFirst.size();
+  for (size_t start = 0; start + kCompactionMinFiles <= n; ++start) {
+    const size_t end = std::min(n, start + kCompactionMaxFiles);
+    uint64_t newer = 0;
+    for (size_t i = start + 1; i < end; ++i) newer += oldestFirst[i].storedBytes;
+    if (static_cast<double>(oldestFirst[start].storedBytes) <= kCompactionRatio * static_cast<double>(newer)) {
+      std::vector<size_t> selected;
+      for (size_t i = start; i < end; ++i) selected.push_back(oldestFirst[i].index);
+      return selected;
+    }
+  }
+  return {};
+}
+
+}  // namespace keyscope::engine

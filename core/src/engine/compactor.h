@@ -1,0 +1,43 @@
+// Writing store files: the shared core of flushes and compactions. Reads an
+// ordered source (a memstore, or several store files merged), keeps what the
+// family's rules keep (QueryMatcher in minor or major compaction mode), and
+// writes the survivors as a new store file.
+// Not thread-safe; runs on the workspace's background thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/internal_iterator.h"
+#include "engine/query_matcher.h"
+#include "engine/store_file.h"
+
+namespace keyscope::engine {
+
+struct CompactionInput {
+  InternalIterator* source = nullptr;
+  const FamilyOptions* family = nullptr;
+  MatchMode mode = MatchMode::kMinorCompaction;  // flushes use the minor rules too
+  int64_t now = 0;
+};
+
+// The written file's metadata, or nullopt when nothing survived (no file).
+Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input, int64_t fileId, PageSink* sink);
+
+// Store files as the compaction policy sees them: oldest first.
+struct CompactionCandidate {
+  size_t index = 0;       // caller's index
+  uint64_t storedBytes = 0;
+};
+
+constexpr size_t kCompactionMinFiles = 3;   // hbase.hstore.compaction.min
+constexpr size_t kCompactionMaxFiles = 10;  // hbase.hstore.compaction.max
+constexpr double kCompactionRatio = 1.2;    // hbase.hstore.compaction.ratio
+
+// HBase's ratio-based minor selection: the oldest run of at least
+// kCompactionMinFiles files in which the oldest is no bigger than the ratio
+// times the sum of the others. Empty when nothing qualifies.
+std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst);
+
+}  // namespace keyscope::engine

@@ -1,0 +1,71 @@
+// Memstore: the in-memory sorted buffer of one region's family, between the
+// write-ahead log and the next flush.
+//
+// A skip list over an arena, after LevelDB's db/skiplist.h: entries are only
+// ever added, never changed or removed, so readers need no lock. Each entry
+// carries an mvcc number; a reader passes its read point and sees only
+// entries at or below it, which is what makes a batch appear all at once.
+// The same internal key added twice keeps both entries; iterators yield the
+// newest visible one (HBase: "only the last written is fetchable").
+//
+// Threads: add() by one writer at a time (the workspace's write lock);
+// iterators and approximateBytes() from any thread, concurrently with add().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engine/internal_iterator.h"
+#include "keyscope/bytes.h"
+
+namespace keyscope::engine {
+
+class Memstore {
+ public:
+  Memstore();
+  ~Memstore();
+  Memstore(const Memstore&) = delete;
+  Memstore& operator=(const Memstore&) = delete;
+
+  // REQUIRES: a well-formed internal key; mvcc greater than any added before.
+  void add(BytesView key, BytesView value, uint64_t mvcc);
+
+  // Entries with mvcc <= readPoint, newest first among equal keys, each key once.
+  std::unique_ptr<InternalIterator> newIterator(uint64_t readPoint) const;
+
+  // Arena bytes in use: what a flush is triggered by.
+  uint64_t approximateBytes() const { return m_bytes.load(std::memory_order_relaxed); }
+  uint64_t entryCount() const { return m_entries.load(std::memory_order_relaxed); }
+  bool empty() const { return entryCount() == 0; }
+  int64_t minTimestamp() const { return m_minTs.load(std::memory_order_relaxed); }
+  int64_t maxTimestamp() const { return m_maxTs.load(std::memory_order_relaxed); }
+
+  struct Node;
+
+ private:
+  friend class MemstoreIterator;
+  static constexpr int kMaxHeight = 12;
+
+  char* allocate(size_t bytes);
+  int randomHeight();
+  // Compares entry a (key, mvcc) with b: key asc, then mvcc desc.
+  static int compare(const Node* a, BytesView key, uint64_t mvcc);
+  Node* findGreaterOrEqual(BytesView key, uint64_t mvcc, Node** prev) const;
+  Node* findLessThan(BytesView key) const;
+
+  Node* m_head;
+  std::atomic<int> m_maxHeight{1};
+  std::vector<std::unique_ptr<char[]>> m_blocks;
+  char* m_allocPtr = nullptr;
+  size_t m_allocRemaining = 0;
+  uint32_t m_random = 0xdeadbeef;
+  std::atomic<uint64_t> m_bytes{0};
+  std::atomic<uint64_t> m_entries{0};
+  std::atomic<int64_t> m_minTs{INT64_MAX};
+  std::atomic<int64_t> m_maxTs{INT64_MIN};
+};
+
+}  // namespace keyscope::engine

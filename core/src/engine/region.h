@@ -1,0 +1,125 @@
+// The in-memory shape of tables: Table -> Region -> Store (one per family).
+//
+// A Store's state is an immutable StoreVersion (options, memstores, store
+// files) swapped as a whole by flushes, compactions and alters; readers take a
+// shared_ptr to the current version and read it without further locking,
+// while the writer keeps adding to its active memstore (which is safe:
+// Memstore is a concurrent skip list with mvcc read points).
+//
+// A store file that a compaction or drop made obsolete stays readable until
+// the last version holding it is released; then its pages are queued for
+// deletion (ObsoleteFiles), so readers never see pages vanish under them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/memstore.h"
+#include "engine/store_file.h"
+#include "keyscope/options.h"
+
+namespace keyscope::engine {
+
+// Store files whose pages wait to be deleted. Shared by the workspace and
+// every LiveStoreFile; thread-safe.
+class ObsoleteFiles {
+ public:
+  void add(int64_t fileId) {
+    std::lock_guard lock(m_mutex);
+    m_ids.push_back(fileId);
+  }
+  std::vector<int64_t> take() {
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_ids, {});
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::vector<int64_t> m_ids;
+};
+
+// A store file as the live workspace holds it.
+struct LiveStoreFile {
+  LiveStoreFile(std::unique_ptr<StoreFileReader> r, int64_t seq, std::shared_ptr<ObsoleteFiles> q)
+      : reader(std::move(r)), maxSeq(seq), obsoleteQueue(std::move(q)) {}
+  ~LiveStoreFile() {
+    if (obsolete.load()) obsoleteQueue->add(reader->id());
+  }
+  LiveStoreFile(const LiveStoreFile&) = delete;
+  LiveStoreFile& operator=(const LiveStoreFile&) = delete;
+
+  std::unique_ptr<StoreFileReader> reader;
+  int64_t maxSeq;                      // newest log record it holds: orders files
+  std::atomic<bool> obsolete{false};   // set once its catalog row is gone
+  std::shared_ptr<ObsoleteFiles> obsoleteQueue;
+};
+
+struct StoreVersion {
+  FamilyOptions options;
+  std::shared_ptr<Memstore> active;
+  std::shared_ptr<Memstore> flushing;                 // being written out; may be null
+  std::vector<std::shared_ptr<LiveStoreFile>> files;  // newest (highest maxSeq) first
+};
+
+class Store {
+ public:
+  explicit Store(std::shared_ptr<const StoreVersion> version) : m_version(std::move(version)) {}
+
+  std::shared_ptr<const StoreVersion> current() const {
+    std::lock_guard lock(m_mutex);
+    return m_version;
+  }
+  void install(std::shared_ptr<const StoreVersion> version) {
+    std::lock_guard lock(m_mutex);
+    m_version = std::move(version);
+  }
+
+ private:
+  mutable std::mutex m_mutex;
+  std::shared_ptr<const StoreVersion> m_version;
+};
+
+struct Region {
+  int64_t id = 0;
+  int64_t tableId = 0;
+  std::string tableName;
+  Bytes startRow;  // inclusive; empty: unbounded
+  Bytes endRow;    // exclusive; empty: unbounded
+  std::atomic<int64_t> flushedSeq{0};
+  std::map<std::string, std::shared_ptr<Store>, std::less<>> stores;  // by family name
+
+  bool containsRow(BytesView row) const {
+    return BytesView(startRow) <= row && (endRow.empty() || row < BytesView(endRow));
+  }
+  uint64_t memstoreBytes() const {
+    uint64_t total = 0;
+    for (const auto& [name, store] : stores) {
+      auto v = store->current();
+      if (!v->active->empty()) total += v->active->approximateBytes();
+    }
+    return total;
+  }
+};
+
+// A table's definition and regions. Replaced as a whole by DDL; readers hold
+// the shared_ptr they started with.
+struct Table {
+  int64_t id = 0;
+  TableOptions options;
+  std::vector<std::shared_ptr<Region>> regions;  // by start row
+
+  std::shared_ptr<Region> regionFor(BytesView row) const {
+    for (const auto& region : regions) {
+      if (region->containsRow(row)) return region;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace keyscope::engine

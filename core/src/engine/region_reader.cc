@@ -1,0 +1,335 @@
+#include "engine/region_reader.h"
+
+#include <map>
+
+#include "engine/internal_key.h"
+#include "engine/merging_iterator.h"
+
+namespace keyscope::engine {
+
+struct RegionReader::FamilyCursor {
+  std::string name;
+  std::shared_ptr<Store> store;
+  std::shared_ptr<const StoreVersion> version;
+  std::unique_ptr<InternalIterator> it;
+  std::unique_ptr<QueryMatcher> matcher;
+};
+
+namespace {
+
+// A column seek first tries a few next() calls: most columns hold one or
+// two versions, and a merged seek touches every source.
+constexpr int kNextBeforeSeek = 4;
+
+bool startsWith(BytesView s, BytesView prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+int64_t oldestUnexpired(const FamilyOptions& family, int64_t now) {
+  if (family.ttlSeconds >= kTtlForever) return INT64_MIN;
+  return now - family.ttlSeconds * 1000;
+}
+
+}  // namespace
+
+RegionReader::RegionReader(std::shared_ptr<Region> region, const ReadSettings& settings)
+    : m_region(std::move(region)), m_settings(settings) {}
+
+RegionReader::~RegionReader() = default;
+
+Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getRow) {
+  const ReadOptions& options = *m_settings.options;
+  // Which families, and which qualifiers of each (empty set: all).
+  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> wanted;
+  std::map<std::string, bool, std::less<>> wildcard;
+  if (options.columns.empty()) {
+    for (const auto& [name, store] : m_region->stores) wildcard[name] = true;
+  }
+  for (const ColumnSelector& column : options.columns) {
+    if (m_region->stores.find(column.family) == m_region->stores.end())
+      return Status::invalidArgument("table '" + m_region->tableName + "' has no column family '" + column.family + "'");
+    if (!column.qualifier) {
+      wildcard[column.family] = true;
+    } else {
+      wildcard.emplace(column.family, false);
+      std::string escaped;
+      appendEscaped(&escaped, *column.qualifier);
+      wanted[column.family].insert(std::move(escaped));
+    }
+  }
+
+  ReadReport* report = m_settings.report;
+  const ReadContext context{m_settings.pages, report, options.cacheBlocks};
+  for (const auto& [name, isWildcard] : wildcard) {
+    auto cursor = std::make_unique<FamilyCursor>();
+    cursor->name = name;
+    cursor->store = m_region->stores.find(name)->second;
+    cursor->version = cursor->store->current();
+    const StoreVersion& version = *cursor->version;
+    const FamilyOptions& family = version.options;
+
+    MatcherSettings ms;
+    ms.mode = m_settings.raw ? MatchMode::kRawRead : MatchMode::kUserRead;
+    ms.family = &cursor->version->options;
+    const auto familyRange = options.familyTimeRanges.find(name);
+    ms.timeRange = familyRange != options.familyTimeRanges.end() ? familyRange->second : options.timeRange;
+    ms.requestedVersions = options.maxVersions;
+    ms.hasFilter = options.filter != nullptr;
+    ms.oldestUnexpiredTs = m_settings.raw ? INT64_MIN : oldestUnexpired(family, m_settings.now);
+    if (!isWildcard) ms.columns = std::move(wanted[name]);
+
+    // Sources, newest first: memstores, then store files by age.
+    const TimeRange range = ms.timeRange;
+    const bool markersReachForward = !m_settings.raw && family.keepDeletedCells == KeepDeletedCells::kFalse;
+    const auto outsideTime = [&](int64_t minTs, int64_t maxTs, bool hasMarkers) {
+      if (maxTs < range.min) return true;
+      if (minTs >= range.max && !(markersReachForward && hasMarkers)) return true;
+      return false;
+    };
+    const auto allExpired = [&](int64_t maxTs) {
+      return family.minVersions <= 0 && maxTs < ms.oldestUnexpiredTs;
+    };
+
+    std::vector<std::unique_ptr<InternalIterator>> children;
+    for (const Memstore* memstore : {version.active.get(), version.flushing.get()}) {
+      if (memstore == nullptr || memstore->empty()) continue;
+      if (outsideTime(memstore->minTimestamp(), memstore->maxTimestamp(), true)) continue;
+      children.push_back(memstore->newIterator(m_settings.readPoint));
+      if (report != nullptr) ++report->memstoresRead;
+    }
+    std::string getRowKey, columnKey, familyMarkerKey;
+    if (getRow != nullptr) {
+      getRowKey = rowStartKey(*getRow);
+      if (ms.columns.size() == 1) {
+        columnKey = getRowKey;
+        columnKey += *ms.columns.begin();
+        familyMarkerKey = columnStartKey(*getRow, {});
+      }
+    }
+    for (const auto& live : version.files) {
+      const StoreFileReader& file = *live->reader;
+      const StoreFileMeta& meta = file.meta();
+      if (report != nullptr) ++report->storeFilesConsidered;
+      if (BytesView(meta.lastKey) < lowKey || (!highKey.empty() && BytesView(meta.firstKey) >= highKey)) {
+        if (report != nullptr) ++report->storeFilesSkippedByKeyRange;
+        continue;
+      }
+      if (outsideTime(meta.minTimestamp, meta.maxTimestamp, meta.deleteMarkerCount > 0) ||
+          (!m_settings.raw && allExpired(meta.maxTimestamp))) {
+        if (report != nullptr) ++report->storeFilesSkippedByTimeRange;
+        continue;
+      }
+      if (getRow != nullptr) {
+        bool mayContain = file.mayContainRow(getRowKey);
+        // A family marker has an empty qualifier: a ROWCOL probe must ask
+        // for it too, or a file holding only the marker would be skipped.
+        if (mayContain && !columnKey.empty())
+          mayContain = file.mayContainColumn(columnKey) || file.mayContainColumn(familyMarkerKey);
+        if (!mayContain) {
+          if (report != nullptr) ++report->storeFilesSkippedByBloom;
+          continue;
+        }
+      }
+      children.push_back(file.newIterator(context));
+    }
+    if (children.empty()) continue;
+    cursor->it = newMergingIterator(std::move(children));
+    cursor->matcher = std::make_unique<QueryMatcher>(std::move(ms));
+    m_families.push_back(std::move(cursor));
+  }
+  return Status::ok();
+}
+
+bool RegionReader::stale() const {
+  for (const auto& cursor : m_families) {
+    if (cursor->store->current() != cursor->version) return true;
+  }
+  return false;
+}
+
+void RegionReader::seek(BytesView target) {
+  for (auto& cursor : m_families) cursor->it->seek(target);
+}
+
+bool RegionReader::peekRow(std::string* rowEscaped) const {
+  bool found = false;
+  BytesView best;
+  for (const auto& cursor : m_families) {
+    if (!cursor->it->valid()) continue;
+    const BytesView key = cursor->it->key();
+    const BytesView row = key.substr(0, escapedRowLength(key));
+    if (!found || row < best) {
+      best = row;
+      found = true;
+    }
+  }
+  if (found) rowEscaped->assign(best.data(), best.size());
+  return found;
+}
+
+bool RegionReader::lastRowBefore(BytesView bound, std::string* rowEscaped) {
+  bool found = false;
+  for (auto& cursor : m_families) {
+    cursor->it->seekToLastRowBefore(bound);
+    if (!cursor->it->valid()) continue;
+    const BytesView key = cursor->it->key();
+    const BytesView row = key.substr(0, escapedRowLength(key));
+    if (!found || row > BytesView(*rowEscaped)) {
+      rowEscaped->assign(row.data(), row.size());
+      found = true;
+    }
+  }
+  if (!found) return false;
+  // Families whose last row is smaller are moved to the chosen row's start
+  // (where they hold nothing, or the row's cells).
+  for (auto& cursor : m_families) {
+    if (!cursor->it->valid() || !startsWith(cursor->it->key(), *rowEscaped)) cursor->it->seek(*rowEscaped);
+  }
+  return true;
+}
+
+void RegionReader::skipRow(BytesView rowEscaped) {
+  m_scratch.assign(rowEscaped.data(), rowEscaped.size());
+  m_scratch.back() = '\x02';  // rowEndKey
+  for (auto& cursor : m_families) {
+    if (cursor->it->valid() && startsWith(cursor->it->key(), rowEscaped)) cursor->it->seek(m_scratch);
+  }
+}
+
+Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells, bool* doneScan) {
+  std::string rowScratch;
+  const BytesView row = unescape(rowEscaped, &rowScratch);
+  const Bytes rowBytes(row);
+  for (auto& cursor : m_families) {
+    if (*doneScan) break;
+    if (Status s = readFamily(*cursor, rowEscaped, rowBytes, filter, cells, doneScan); !s) return s;
+  }
+  skipRow(rowEscaped);
+  return status();
+}
+
+Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, BytesView row, Filter* filter,
+                                std::vector<Cell>* cells, bool* doneScan) {
+  InternalIterator& it = *cursor.it;
+  if (!it.valid() || !startsWith(it.key(), rowEscaped)) return it.status();
+  QueryMatcher& matcher = *cursor.matcher;
+  matcher.reset();
+  const ReadOptions& options = *m_settings.options;
+  const int32_t offset = options.rowOffsetPerFamily;
+  const int32_t limit = options.maxResultsPerFamily;
+  int32_t included = 0;
+  ReadReport* report = m_settings.report;
+  ParsedKey parsed;
+  CellRef ref;
+  ref.row = row;
+  ref.family = cursor.name;
+
+  const auto seekPastColumn = [&](BytesView columnPrefix) {
+    m_scratch.assign(columnPrefix.data(), columnPrefix.size());
+    for (int i = 0; i < kNextBeforeSeek; ++i) {
+      it.next();
+      if (!it.valid() || !startsWith(it.key(), m_scratch)) return;
+    }
+    m_scratch.back() = '\x02';  // columnEndKey
+    it.seek(m_scratch);
+  };
+
+  while (it.valid()) {
+    const BytesView key = it.key();
+    if (!startsWith(key, rowEscaped)) break;
+    if (!parseInternalKey(key, &parsed))
+      return Status::corruption("table '" + m_region->tableName + "', region " + std::to_string(m_region->id) +
+                                ", family '" + cursor.name + "': malformed cell key");
+    if (report != nullptr) ++report->cellsExamined;
+    if (filter != nullptr) {
+      ref.qualifier = unescape(parsed.qualifierEscaped, &m_qualifierScratch);
+      ref.timestamp = parsed.timestamp;
+      ref.type = parsed.type;
+      ref.value = it.value();
+    }
+    MatchCode code = matcher.match(parsed, filter, filter != nullptr ? &ref : nullptr);
+    if (isInclude(code)) {
+      ++included;
+      if (limit >= 0 && included > offset + limit) break;  // storeLimit reached: rest of the row
+      if (included > offset) {
+        Cell cell;
+        cell.row = Bytes(row);
+        cell.family = cursor.name;
+        cell.qualifier = Bytes(unescape(parsed.qualifierEscaped, &m_qualifierScratch));
+        cell.timestamp = parsed.timestamp;
+        cell.type = parsed.type;
+        cell.value = Bytes(it.value());
+        if (filter != nullptr) filter->transformCell(cell);
+        cells->push_back(std::move(cell));
+      }
+    }
+    switch (code) {
+      case MatchCode::kInclude:
+      case MatchCode::kSkip:
+        it.next();
+        break;
+      case MatchCode::kIncludeAndSeekNextColumn:
+      case MatchCode::kSeekNextColumn:
+        seekPastColumn(parsed.columnPrefix());
+        break;
+      case MatchCode::kIncludeAndSeekNextRow:
+      case MatchCode::kSeekNextRow:
+        return it.status();
+      case MatchCode::kSeekNextUsingHint: {
+        std::optional<SeekHint> hint = filter != nullptr ? filter->getNextCellHint(ref) : std::nullopt;
+        if (!hint) {
+          it.next();
+        } else if (hint->nextRow || hint->family > cursor.name) {
+          return it.status();
+        } else if (hint->family < cursor.name) {
+          it.next();  // a hint behind us: never seek backwards
+        } else {
+          m_scratch.assign(rowEscaped.data(), rowEscaped.size());
+          appendEscaped(&m_scratch, hint->qualifier);
+          if (BytesView(m_scratch) > key) {
+            it.seek(m_scratch);
+          } else {
+            it.next();
+          }
+        }
+        break;
+      }
+      case MatchCode::kDoneScan:
+        *doneScan = true;
+        return it.status();
+    }
+  }
+  return it.status();
+}
+
+Status RegionReader::status() const {
+  for (const auto& cursor : m_families) {
+    Status s = cursor->it->status();
+    if (!s) return s;
+  }
+  return Status::ok();
+}
+
+}  // namespace keyscope::engine
+
+namespace keyscope::engine {
+
+Status readFilteredRow(RegionReader& reader, BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells,
+                       bool* doneScan) {
+  cells->clear();
+  if (filter != nullptr) {
+    filter->reset();
+    if (filter->filterRowKey(unescaped(rowEscaped))) {
+      reader.skipRow(rowEscaped);
+      if (filter->filterAllRemaining()) *doneScan = true;
+      return reader.status();
+    }
+  }
+  if (Status s = reader.readRow(rowEscaped, filter, cells, doneScan); !s) return s;
+  if (filter == nullptr || cells->empty()) return Status::ok();
+  if (filter->hasFilterRow()) filter->filterRowCells(*cells);
+  if (cells->empty() || filter->filterRow()) cells->clear();
+  return Status::ok();
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,88 @@
+// RegionReader: reads rows of one region for a get or a scan, merging each
+// family's memstores and store files and applying the QueryMatcher, the
+// filter, and the per-family limits. Store files are skipped by key range,
+// by time range and TTL, and (for gets) by bloom filter; the read report
+// counts what was skipped and read.
+//
+// Not thread-safe: one reader per get or scan. It holds the store versions it
+// opened (a consistent snapshot); stale() tells when a flush or compaction
+// has since replaced one, so a long scan can reopen.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/query_matcher.h"
+#include "engine/region.h"
+#include "keyscope/cell.h"
+#include "keyscope/filter.h"
+#include "keyscope/options.h"
+#include "keyscope/read_report.h"
+
+namespace keyscope::engine {
+
+struct ReadSettings {
+  const ReadOptions* options = nullptr;
+  bool raw = false;
+  int64_t now = 0;            // for TTLs
+  uint64_t readPoint = 0;     // memstore entries visible
+  PageSource* pages = nullptr;
+  ReadReport* report = nullptr;
+};
+
+class RegionReader {
+ public:
+  RegionReader(std::shared_ptr<Region> region, const ReadSettings& settings);
+  ~RegionReader();
+
+  // Opens the families to read. [lowKey, highKey) bounds the internal keys
+  // the read can touch (empty highKey: unbounded), for skipping store files;
+  // getRow (non-null for a get) enables bloom filters.
+  // InvalidArgument for a family the table does not have.
+  Status open(BytesView lowKey, BytesView highKey, const Bytes* getRow);
+
+  bool stale() const;
+  const Region& region() const { return *m_region; }
+
+  // Forward: positions every family at the first key >= target.
+  void seek(BytesView target);
+  // Forward: the escaped row of the smallest key at or after the position.
+  bool peekRow(std::string* rowEscaped) const;
+  // Reversed: the greatest escaped row with a key < bound (a rowStartKey),
+  // every family then positioned at that row's start.
+  bool lastRowBefore(BytesView bound, std::string* rowEscaped);
+
+  // Reads the row's cells into *cells, in family order. Leaves every family
+  // positioned at or past the row's end (forward). *doneScan is set when the
+  // filter ends the scan inside the row.
+  Status readRow(BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells, bool* doneScan);
+  // Positions every family past the row without reading it.
+  void skipRow(BytesView rowEscaped);
+
+  Status status() const;
+
+ private:
+  struct FamilyCursor;
+  Status readFamily(FamilyCursor& cursor, BytesView rowEscaped, BytesView row, Filter* filter,
+                    std::vector<Cell>* cells, bool* doneScan);
+
+  std::shared_ptr<Region> m_region;
+  ReadSettings m_settings;
+  std::vector<std::unique_ptr<FamilyCursor>> m_families;
+  std::string m_scratch;
+  std::string m_qualifierScratch;
+};
+
+}  // namespace keyscope::engine
+
+namespace keyscope::engine {
+
+// One row as a read returns it, with the filter's row-level calls in HBase's
+// order: filterRowKey, the cells, then filterRowCells and filterRow on a
+// non-empty row. An empty *cells means the row is not returned.
+Status readFilteredRow(RegionReader& reader, BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells,
+                       bool* doneScan);
+
+}  // namespace keyscope::engine

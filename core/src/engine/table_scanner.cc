@@ -1,0 +1,162 @@
+#include "engine/table_scanner.h"
+
+#include <chrono>
+
+#include "engine/internal_key.h"
+
+namespace keyscope::engine {
+
+const std::string& keyAfterEverything() {
+  static const std::string key(kMaxRowKeySize + 1, '\xff');
+  return key;
+}
+
+TableScanner::TableScanner(std::shared_ptr<const Table> table, ScanOptions options, ScanEnvironment env)
+    : m_table(std::move(table)), m_options(std::move(options)), m_env(std::move(env)), m_pages(m_env.pool) {
+  if (m_options.filter != nullptr) m_filter = m_options.filter->clone();
+  const auto& regions = m_table->regions;
+  if (!m_options.stopRow.empty()) m_stopKey = rowStartKey(m_options.stopRow);
+  if (!m_options.reversed) {
+    if (!m_options.startRow.empty())
+      m_position = m_options.startInclusive ? rowStartKey(m_options.startRow) : rowEndKey(m_options.startRow);
+    m_regionIndex = 0;
+    while (m_regionIndex < regions.size() && !m_options.startRow.empty() &&
+           !regions[m_regionIndex]->endRow.empty() &&
+           BytesView(regions[m_regionIndex]->endRow) <= BytesView(m_options.startRow))
+      ++m_regionIndex;
+  } else {
+    if (m_options.startRow.empty()) {
+      m_position = keyAfterEverything();
+    } else {
+      m_position = m_options.startInclusive ? rowEndKey(m_options.startRow) : rowStartKey(m_options.startRow);
+    }
+    m_regionIndex = regions.empty() ? 0 : regions.size() - 1;
+    while (m_regionIndex > 0 && !m_options.startRow.empty() &&
+           BytesView(regions[m_regionIndex]->startRow) > BytesView(m_options.startRow))
+      --m_regionIndex;
+  }
+  m_regionsDone = regions.empty();
+}
+
+bool TableScanner::pastStop(BytesView rowEscaped) const {
+  if (m_stopKey.empty()) return false;
+  const int c = rowEscaped.compare(m_stopKey);
+  if (!m_options.reversed) return m_options.stopInclusive ? c > 0 : c >= 0;
+  return m_options.stopInclusive ? c < 0 : c <= 0;
+}
+
+Status TableScanner::openRegion() {
+  const auto& region = m_table->regions[m_regionIndex];
+  ReadSettings settings;
+  settings.options = &m_options;
+  settings.raw = m_options.raw;
+  settings.now = m_options.now.value_or(m_env.now);
+  settings.readPoint = m_env.readPoint();
+  settings.pages = &m_pages;
+  settings.report = &m_report;
+  m_reader = std::make_unique<RegionReader>(region, settings);
+  // Bounds of the keys this scan can touch, for skipping store files.
+  std::string low, high;
+  if (!m_options.reversed) {
+    low = m_position;
+    if (!m_stopKey.empty()) high = m_options.stopInclusive ? rowEndKey(m_options.stopRow) : m_stopKey;
+  } else {
+    high = m_position;
+    if (!m_stopKey.empty()) low = m_options.stopInclusive ? m_stopKey : rowEndKey(m_options.stopRow);
+  }
+  if (!region->startRow.empty() && BytesView(low) < BytesView(rowStartKey(region->startRow)))
+    low = rowStartKey(region->startRow);
+  if (!region->endRow.empty()) {
+    const std::string end = rowStartKey(region->endRow);
+    if (high.empty() || BytesView(end) < BytesView(high)) high = end;
+  }
+  if (Status s = m_reader->open(low, high, nullptr); !s) return s;
+  ++m_report.regionsVisited;
+  if (!m_options.reversed) m_reader->seek(low);
+  return Status::ok();
+}
+
+bool TableScanner::fetchRow() {
+  const auto& regions = m_table->regions;
+  std::string rowEscaped;
+  bool doneScan = false;
+  while (!m_regionsDone && !m_filterDone) {
+    if (m_options.limit >= 0 && m_rowsReturned >= m_options.limit) return false;
+    if (m_filter != nullptr && m_filter->filterAllRemaining()) return false;
+    if (m_reader != nullptr && m_reader->stale()) m_reader.reset();  // reopen on a fresh snapshot
+    if (m_reader == nullptr) {
+      if (Status s = openRegion(); !s) {
+        m_status = s;
+        return false;
+      }
+    }
+    const Region& region = m_reader->region();
+    bool found;
+    if (!m_options.reversed) {
+      found = m_reader->peekRow(&rowEscaped);
+      if (found && !region.endRow.empty() && BytesView(rowEscaped) >= BytesView(rowStartKey(region.endRow))) found = false;
+    } else {
+      found = m_reader->lastRowBefore(m_position, &rowEscaped);
+    }
+    if (Status s = m_reader->status(); !s) {
+      m_status = s;
+      return false;
+    }
+    if (!found) {
+      m_reader.reset();
+      if (!m_options.reversed) {
+        if (++m_regionIndex >= regions.size()) m_regionsDone = true;
+      } else {
+        if (m_regionIndex == 0) m_regionsDone = true; else --m_regionIndex;
+      }
+      continue;
+    }
+    if (pastStop(rowEscaped)) return false;
+    m_position = m_options.reversed ? rowEscaped : rowEndKey(unescaped(rowEscaped));
+    if (Status s = readFilteredRow(*m_reader, rowEscaped, m_filter.get(), &m_rowCells, &doneScan); !s) {
+      m_status = s;
+      return false;
+    }
+    if (doneScan) m_filterDone = true;
+    if (!m_rowCells.empty()) {
+      m_row = unescaped(rowEscaped);
+      m_rowOffset = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool TableScanner::next(RowResult* out) {
+  if (!m_status.isOk()) return false;
+  const auto started = std::chrono::steady_clock::now();
+  bool produced = false;
+  if (m_rowOffset >= m_rowCells.size()) {
+    m_rowCells.clear();
+    m_rowOffset = 0;
+    produced = fetchRow();
+  } else {
+    produced = true;
+  }
+  if (produced) {
+    out->row = m_row;
+    out->cells.clear();
+    const size_t remaining = m_rowCells.size() - m_rowOffset;
+    const size_t take = m_options.batch > 0 ? std::min(remaining, static_cast<size_t>(m_options.batch)) : remaining;
+    out->cells.assign(std::make_move_iterator(m_rowCells.begin() + static_cast<ptrdiff_t>(m_rowOffset)),
+                      std::make_move_iterator(m_rowCells.begin() + static_cast<ptrdiff_t>(m_rowOffset + take)));
+    m_rowOffset += take;
+    out->mayHaveMoreCellsInRow = m_rowOffset < m_rowCells.size();
+    m_report.cellsReturned += take;
+    if (!out->mayHaveMoreCellsInRow) {
+      ++m_rowsReturned;
+      ++m_report.rowsReturned;
+    }
+  }
+  m_pages.release();
+  m_report.elapsedMicros +=
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+  return produced;
+}
+
+}  // namespace keyscope::engine

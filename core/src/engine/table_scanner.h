@@ -1,0 +1,68 @@
+// TableScanner: a scan over a table's regions in row order (or reverse),
+// returning whole rows or, with ScanOptions::batch, row fragments.
+//
+// Each row is read from one consistent snapshot. Between rows the scanner
+// keeps its store versions while they are current; when a flush or
+// compaction replaces one it reopens at the next row with a fresh read point.
+// The page-source connection is given back after every next(), so an idle
+// scanner holds no SQLite snapshot.
+// Not thread-safe. REQUIRES: destroyed before the workspace that made it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/reader_pool.h"
+#include "engine/region.h"
+#include "engine/region_reader.h"
+#include "keyscope/workspace.h"
+
+namespace keyscope::engine {
+
+struct ScanEnvironment {
+  ReaderPool* pool = nullptr;
+  std::function<uint64_t()> readPoint;
+  int64_t now = 0;
+};
+
+// A key greater than every internal key: no row is longer than
+// kMaxRowKeySize, so no escaped row holds this many 0xFF bytes in a row.
+const std::string& keyAfterEverything();
+
+class TableScanner final : public Scanner {
+ public:
+  TableScanner(std::shared_ptr<const Table> table, ScanOptions options, ScanEnvironment env);
+
+  bool next(RowResult* out) override;
+  Status status() const override { return m_status; }
+  const ReadReport& report() const override { return m_report; }
+
+ private:
+  bool fetchRow();  // the next non-empty row into m_rowCells; false at the end
+  Status openRegion();
+  bool pastStop(BytesView rowEscaped) const;
+
+  std::shared_ptr<const Table> m_table;
+  ScanOptions m_options;
+  ScanEnvironment m_env;
+  std::unique_ptr<Filter> m_filter;
+  LeasedPageSource m_pages;
+  ReadReport m_report;
+  Status m_status;
+
+  size_t m_regionIndex = 0;  // into m_table->regions (walked backwards when reversed)
+  bool m_regionsDone = false;
+  std::unique_ptr<RegionReader> m_reader;
+  std::string m_position;    // forward: next seek key; reversed: exclusive upper bound
+  std::string m_stopKey;     // escaped stop row; empty: none
+  bool m_filterDone = false;
+  int64_t m_rowsReturned = 0;
+
+  std::vector<Cell> m_rowCells;
+  size_t m_rowOffset = 0;    // cells of m_rowCells already returned (batching)
+  Bytes m_row;
+};
+
+}  // namespace keyscope::engine

@@ -1,0 +1,35 @@
+// Log records: one per acknowledged batch, in the wal table.
+//
+// Layout (stored: DO NOT CHANGE; all varints are LEB128):
+//   OFFSET  SIZE  DESCRIPTION
+//        0     1  record version (1)
+//        1     *  varint entry count, then per entry:
+//                   varint region id
+//                   varint family length, family bytes
+//                   varint key length, internal key (internal_key.h)
+//                   varint value length, value
+//      end-8   8  XXH3-64 of every byte before it, big-endian
+// Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "keyscope/bytes.h"
+#include "keyscope/status.h"
+
+namespace keyscope::engine {
+
+struct LogEntry {
+  int64_t regionId = 0;
+  std::string family;
+  std::string key;
+  Bytes value;
+};
+
+std::string encodeLogRecord(const std::vector<LogEntry>& entries);
+// Corruption naming the record when the checksum or a length does not fit.
+Result<std::vector<LogEntry>> decodeLogRecord(int64_t seq, BytesView record);
+
+}  // namespace keyscope::engine

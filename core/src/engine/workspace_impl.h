@@ -1,0 +1,156 @@
+// WorkspaceImpl: the engine behind keyscope::Workspace.
+//
+// Locks, always taken in this order, each held briefly:
+//   m_maintenance  DDL, flushes and compactions (one at a time)
+//   m_write        the single writer: log append + memstore apply + read point
+//   m_db           the catalog's SQLite connection
+//   m_tablesMutex  the name -> Table map (readers copy a shared_ptr out)
+// Reads take none of the first three: they copy the Table and store versions
+// they need and read memstores below the published read point.
+//
+// Background work (flushes, compactions, the async log, deleting obsolete
+// pages) runs on one thread, m_worker, fed by a queue.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/catalog.h"
+#include "engine/page_cache.h"
+#include "engine/query_matcher.h"
+#include "engine/reader_pool.h"
+#include "engine/region.h"
+#include "engine/wal_record.h"
+#include "keyscope/workspace.h"
+
+namespace keyscope::engine {
+
+class WorkspaceImpl final : public Workspace {
+ public:
+  WorkspaceImpl(std::unique_ptr<Catalog> catalog, const OpenOptions& options);
+  ~WorkspaceImpl() override;
+  Status load();  // tables, regions, store files; garbage; log replay
+
+  const std::string& path() const override { return m_catalog->path(); }
+
+  Status createTable(const TableOptions& table, const std::vector<Bytes>& splits) override;
+  Result<TableOptions> describeTable(std::string_view table) const override;
+  std::vector<std::string> listTables() const override;
+  bool tableExists(std::string_view table) const override;
+  Status alterTable(const TableOptions& table) override;
+  Status truncateTable(std::string_view table) override;
+  Status dropTable(std::string_view table) override;
+
+  Status mutate(std::string_view table, std::span<const Mutation> mutations, const WriteOptions& options) override;
+  Result<std::vector<Cell>> increment(std::string_view table, const Increment& increment,
+                                      const WriteOptions& options) override;
+  Result<bool> checkAndMutate(std::string_view table, const CheckAndMutate& check,
+                              const WriteOptions& options) override;
+
+  Result<GetResult> get(std::string_view table, const GetOptions& options) const override;
+  Result<std::unique_ptr<Scanner>> scan(std::string_view table, const ScanOptions& options) const override;
+  Result<uint64_t> count(std::string_view table, const ScanOptions& options) const override;
+
+  Status flush(std::string_view table) override;
+  Status compact(std::string_view table, bool major) override;
+  Result<std::vector<RegionInfo>> regions(std::string_view table) const override;
+  Result<std::vector<StoreFileInfo>> storeFiles(std::string_view table) const override;
+
+  int64_t now() const override;
+  void setClock(std::optional<int64_t> nowMillis) override;
+  Status waitForBackgroundWork() override;
+
+ private:
+  // A cell ready for the log and the memstore.
+  struct ResolvedCell {
+    std::shared_ptr<Region> region;
+    std::string family;
+    std::string key;
+    Bytes value;
+  };
+  enum class TaskKind { kFlush, kMinorCompaction, kMajorCompaction, kSyncLog };
+  struct Task {
+    TaskKind kind;
+    int64_t regionId = 0;
+    std::shared_ptr<std::promise<Status>> done;  // may be null
+  };
+
+  std::shared_ptr<const Table> findTable(std::string_view name) const;
+  Result<std::shared_ptr<const Table>> requireTable(std::string_view name) const;
+  void publishTable(std::shared_ptr<const Table> table);
+  void unpublishTable(const std::string& name);
+  Result<std::shared_ptr<Region>> buildRegion(const RegionRecord& record, const TableOptions& options,
+                                              const std::vector<StoreFileRecord>& files);
+  std::shared_ptr<Store> newStore(const FamilyOptions& family) const;
+
+  // Writes (workspace_write.cc). REQUIRES: m_write held.
+  Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, std::vector<ResolvedCell>* out);
+  Status resolveDelete(const Table& table, const Delete& del, int64_t now, std::vector<ResolvedCell>* out);
+  Status applyLocked(std::vector<ResolvedCell>& cells, Durability durability, std::unique_lock<std::mutex>& writeLock);
+  Status commitLogLocked(std::optional<std::pair<int64_t, std::string>> record, bool fsync);
+  void maybeScheduleFlush(const std::shared_ptr<Region>& region);
+
+  // Reads (workspace_read.cc).
+  Result<GetResult> getFromTable(const Table& table, const GetOptions& options) const;
+
+  // Background work (workspace_maintenance.cc).
+  void workerLoop();
+  std::future<Status> enqueue(TaskKind kind, int64_t regionId, bool wantResult);
+  Status runTask(const Task& task);
+  Status flushRegion(const std::shared_ptr<Region>& region);
+  Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major);
+  Status syncAsyncLog();
+  void deleteObsoleteFiles();
+  Result<std::shared_ptr<LiveStoreFile>> writeFile(const std::shared_ptr<Region>& region, const std::string& family,
+                                                   InternalIterator& source, const FamilyOptions& options,
+                                                   MatchMode mode, int64_t maxSeq);
+  std::shared_ptr<Region> regionById(int64_t id) const;
+  Status forEachRegionOfTable(std::string_view table, const std::function<Status(const std::shared_ptr<Region>&)>& fn);
+  void retireFiles(const std::vector<std::shared_ptr<LiveStoreFile>>& files);
+
+  OpenOptions m_options;
+  std::unique_ptr<Catalog> m_catalog;
+  std::unique_ptr<ReaderPool> m_readers;
+  std::unique_ptr<PageCache> m_cache;
+  std::shared_ptr<ObsoleteFiles> m_obsolete = std::make_shared<ObsoleteFiles>();
+
+  mutable std::mutex m_maintenance;
+  mutable std::mutex m_write;
+  mutable std::mutex m_db;
+  mutable std::mutex m_tablesMutex;
+  std::map<std::string, std::shared_ptr<const Table>, std::less<>> m_tables;
+  std::map<int64_t, std::shared_ptr<Region>> m_regions;  // under m_tablesMutex
+
+  // Under m_write.
+  uint64_t m_nextMvcc = 1;
+  int64_t m_lastSeq = 0;
+  std::vector<std::pair<int64_t, std::string>> m_asyncLog;
+  std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
+  std::atomic<uint64_t> m_readPoint{0};
+
+  std::atomic<bool> m_clockFixed{false};
+  std::atomic<int64_t> m_fixedNow{0};
+
+  std::thread m_worker;
+  std::mutex m_queueMutex;
+  std::condition_variable m_queueCv;
+  std::condition_variable m_idleCv;
+  std::deque<Task> m_queue;
+  std::set<int64_t> m_flushQueued;  // regions with a flush waiting (under m_queueMutex)
+  bool m_busy = false;
+  bool m_stopping = false;
+  Status m_backgroundError;  // first failure of unattended work (under m_queueMutex)
+};
+
+}  // namespace keyscope::engine

@@ -1,0 +1,379 @@
+// WorkspaceImpl: background work - flushes, compactions, the async log, and
+// deleting the pages of obsolete store files.
+#include <algorithm>
+#include <limits>
+
+#include "engine/compactor.h"
+#include "engine/merging_iterator.h"
+#include "engine/sqlite_pages.h"
+#include "engine/workspace_impl.h"
+
+namespace keyscope::engine {
+
+namespace {
+
+// Pages are written in transactions of this many, so a long flush or
+// compaction never holds the database lock for long: writers' log commits
+// interleave with it.
+constexpr size_t kPagesPerTransaction = 16;
+
+// Buffers a store file's pages and writes them in short transactions. The
+// first one also lists the file in pending_files, so a crash before the file
+// is registered leaves garbage that the next open deletes.
+class ChunkedPageSink final : public PageSink {
+ public:
+  ChunkedPageSink(Catalog* catalog, std::mutex* db) : m_catalog(catalog), m_db(db) {}
+
+  Status writePage(int64_t fileId, uint32_t pageNo, BytesView data) override {
+    m_fileId = fileId;
+    m_buffer.push_back({pageNo, std::string(data)});
+    if (m_buffer.size() >= kPagesPerTransaction) return writeBuffered();
+    return Status::ok();
+  }
+
+  Status finish() { return m_buffer.empty() ? Status::ok() : writeBuffered(); }
+  bool wroteAny() const { return m_started; }
+
+ private:
+  Status writeBuffered() {
+    std::lock_guard lock(*m_db);
+    if (m_sink == nullptr) m_sink = std::make_unique<SqlitePageSink>(m_catalog->db());
+    Status status = m_catalog->begin();
+    if (status && !m_started) status = m_catalog->addPendingFile(m_fileId);
+    for (const auto& [pageNo, data] : m_buffer) {
+      if (status) status = m_sink->writePage(m_fileId, pageNo, data);
+    }
+    if (status) status = m_catalog->commit();
+    if (!status) {
+      m_catalog->rollback();
+      return status;
+    }
+    m_started = true;
+    m_buffer.clear();
+    return Status::ok();
+  }
+
+  Catalog* m_catalog;
+  std::mutex* m_db;
+  std::unique_ptr<SqlitePageSink> m_sink;
+  int64_t m_fileId = 0;
+  bool m_started = false;
+  std::vector<std::pair<uint32_t, std::string>> m_buffer;
+};
+
+std::shared_ptr<StoreVersion> copyOf(const StoreVersion& version) { return std::make_shared<StoreVersion>(version); }
+
+void insertByAge(std::vector<std::shared_ptr<LiveStoreFile>>* files, std::shared_ptr<LiveStoreFile> file) {
+  auto at = std::find_if(files->begin(), files->end(), [&](const auto& f) { return f->maxSeq < file->maxSeq; });
+  files->insert(at, std::move(file));
+}
+
+}  // namespace
+
+std::future<Status> WorkspaceImpl::enqueue(TaskKind kind, int64_t regionId, bool wantResult) {
+  Task task{kind, regionId, nullptr};
+  std::future<Status> future;
+  if (wantResult) {
+    task.done = std::make_shared<std::promise<Status>>();
+    future = task.done->get_future();
+  }
+  {
+    std::lock_guard lock(m_queueMutex);
+    m_queue.push_back(std::move(task));
+  }
+  m_queueCv.notify_one();
+  return future;
+}
+
+void WorkspaceImpl::workerLoop() {
+  while (true) {
+    Task task;
+    {
+      std::unique_lock lock(m_queueMutex);
+      m_queueCv.wait_for(lock, std::chrono::milliseconds(500), [this] { return m_stopping || !m_queue.empty(); });
+      if (m_queue.empty()) {
+        if (m_stopping) return;
+        lock.unlock();
+        deleteObsoleteFiles();
+        continue;
+      }
+      task = std::move(m_queue.front());
+      m_queue.pop_front();
+      if (m_stopping && task.done == nullptr && task.kind != TaskKind::kSyncLog) continue;  // the log holds it all
+      m_busy = true;
+    }
+    Status status = runTask(task);
+    deleteObsoleteFiles();
+    {
+      std::lock_guard lock(m_queueMutex);
+      if (task.kind == TaskKind::kFlush) m_flushQueued.erase(task.regionId);
+      if (task.done == nullptr && !status && m_backgroundError.isOk()) m_backgroundError = status;
+      m_busy = false;
+    }
+    if (task.done != nullptr) task.done->set_value(status);
+    m_idleCv.notify_all();
+  }
+}
+
+Status WorkspaceImpl::runTask(const Task& task) {
+  if (task.kind == TaskKind::kSyncLog) return syncAsyncLog();
+  std::shared_ptr<Region> region = regionById(task.regionId);
+  if (region == nullptr) return Status::ok();  // dropped meanwhile
+  if (task.kind == TaskKind::kFlush) return flushRegion(region);
+  for (const auto& [family, store] : region->stores) {
+    if (Status s = compactStore(region, family, task.kind == TaskKind::kMajorCompaction); !s) return s;
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::syncAsyncLog() {
+  std::lock_guard write(m_write);
+  if (m_asyncLog.empty()) return Status::ok();
+  return commitLogLocked(std::nullopt, false);
+}
+
+void WorkspaceImpl::deleteObsoleteFiles() {
+  for (int64_t id : m_obsolete->take()) {
+    m_cache->eraseFile(id);
+    std::lock_guard db(m_db);
+    Status status = m_catalog->begin();
+    if (status) status = deleteStoreFilePages(m_catalog->db(), id);
+    if (status) status = m_catalog->removePendingFile(id);
+    if (status) status = m_catalog->commit();
+    // On failure the file stays in pending_files and the next open deletes it.
+    if (!status) m_catalog->rollback();
+  }
+}
+
+Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const std::shared_ptr<Region>& region,
+                                                                const std::string& family, InternalIterator& source,
+                                                                const FamilyOptions& options, MatchMode mode,
+                                                                int64_t maxSeq) {
+  int64_t fileId;
+  {
+    std::lock_guard db(m_db);
+    fileId = m_catalog->allocateFileId();
+  }
+  ChunkedPageSink sink(m_catalog.get(), &m_db);
+  CompactionInput input{&source, &options, mode, now()};
+  Result<std::optional<StoreFileMeta>> meta = writeStoreFile(input, fileId, &sink);
+  Status status = meta.status();
+  if (status) status = sink.finish();
+  if (!status) {
+    if (sink.wroteAny()) m_obsolete->add(fileId);  // its pages are garbage
+    return status;
+  }
+  if (!meta->has_value()) return std::shared_ptr<LiveStoreFile>();
+  auto reader = std::make_unique<StoreFileReader>(fileId, std::move(**meta),
+                                                  StoreFileLabel{region->tableName, region->id, family}, m_cache.get());
+  return std::make_shared<LiveStoreFile>(std::move(reader), maxSeq, m_obsolete);
+}
+
+Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
+  std::lock_guard maintenance(m_maintenance);
+  std::shared_ptr<Region> region = regionById(staleRegion->id);
+  if (region == nullptr) return Status::ok();
+
+  // 1. Switch memstores: new writes go to fresh ones from here on.
+  int64_t flushSeq;
+  {
+    std::lock_guard write(m_write);
+    flushSeq = m_lastSeq;
+    for (const auto& [family, store] : region->stores) {
+      const auto version = store->current();
+      if (version->flushing != nullptr || version->active->empty()) continue;  // a failed flush is retried as is
+      auto next = copyOf(*version);
+      next->flushing = version->active;
+      next->active = std::make_shared<Memstore>();
+      store->install(std::move(next));
+    }
+  }
+
+  // 2. Write each flushing memstore as a store file (no lock held).
+  std::map<std::string, std::shared_ptr<LiveStoreFile>> written;
+  bool anyFlushing = false;
+  for (const auto& [family, store] : region->stores) {
+    const auto version = store->current();
+    if (version->flushing == nullptr) continue;
+    anyFlushing = true;
+    auto source = version->flushing->newIterator(std::numeric_limits<uint64_t>::max());
+    Result<std::shared_ptr<LiveStoreFile>> file =
+        writeFile(region, family, *source, version->options, MatchMode::kMinorCompaction, flushSeq);
+    if (!file) return file.status();
+    written[family] = *file;
+  }
+  if (!anyFlushing) return Status::ok();
+
+  // 3. Register the files, record the flush and truncate the log in one
+  // transaction; then let readers switch from the memstores to the files.
+  std::lock_guard write(m_write);
+  {
+    std::lock_guard db(m_db);
+    Status status = m_catalog->begin();
+    for (const auto& [family, file] : written) {
+      if (!status || file == nullptr) continue;
+      status = m_catalog->insertStoreFile(
+          {file->reader->id(), region->id, family, file->maxSeq, file->reader->meta().encode()});
+      if (status) status = m_catalog->removePendingFile(file->reader->id());
+    }
+    if (status) status = m_catalog->setRegionFlushedSeq(region->id, flushSeq);
+    if (status) {
+      // The truncation point as it will be once this flush is installed.
+      const int64_t previous = region->flushedSeq.exchange(flushSeq);
+      int64_t point = std::numeric_limits<int64_t>::max();
+      {
+        std::lock_guard lock(m_tablesMutex);
+        for (const auto& [id, r] : m_regions) {
+          bool unflushed = false;
+          for (const auto& [family, store] : r->stores) {
+            if (!store->current()->active->empty()) unflushed = true;
+            if (r != region && store->current()->flushing != nullptr) unflushed = true;
+          }
+          if (unflushed) point = std::min(point, r->flushedSeq.load());
+        }
+      }
+      if (point == std::numeric_limits<int64_t>::max()) point = m_lastSeq;
+      status = m_catalog->truncateWalThrough(std::min(point, m_lastSeq));
+      if (!status) region->flushedSeq.store(previous);
+    }
+    if (status) status = m_catalog->commit();
+    if (!status) {
+      m_catalog->rollback();
+      for (const auto& [family, file] : written) {
+        if (file != nullptr) file->obsolete.store(true);
+      }
+      return status;
+    }
+  }
+  bool wantCompaction = false;
+  for (const auto& [family, store] : region->stores) {
+    const auto version = store->current();
+    if (version->flushing == nullptr) continue;
+    auto next = copyOf(*version);
+    next->flushing = nullptr;
+    const auto file = written.find(family);
+    if (file != written.end() && file->second != nullptr) insertByAge(&next->files, file->second);
+    wantCompaction = wantCompaction || next->files.size() >= kCompactionMinFiles;
+    store->install(std::move(next));
+  }
+  m_flushed.notify_all();
+  if (wantCompaction && m_options.backgroundCompaction) enqueue(TaskKind::kMinorCompaction, region->id, false);
+  return Status::ok();
+}
+
+Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, const std::string& family, bool major) {
+  std::lock_guard maintenance(m_maintenance);
+  std::shared_ptr<Region> region = regionById(staleRegion->id);
+  if (region == nullptr) return Status::ok();
+  const auto storeIt = region->stores.find(family);
+  if (storeIt == region->stores.end()) return Status::ok();
+  const std::shared_ptr<Store> store = storeIt->second;
+  const auto version = store->current();
+  if (version->files.empty() || (!major && version->files.size() < kCompactionMinFiles)) return Status::ok();
+
+  std::vector<std::shared_ptr<LiveStoreFile>> selected;
+  if (major) {
+    selected = version->files;
+  } else {
+    std::vector<CompactionCandidate> oldestFirst;
+    for (size_t i = version->files.size(); i-- > 0;)
+      oldestFirst.push_back({i, version->files[i]->reader->meta().storedBytes});
+    std::vector<size_t> picked = selectMinorCompaction(oldestFirst);
+    std::sort(picked.begin(), picked.end());  // newest first, as in the version
+    for (size_t i : picked) selected.push_back(version->files[i]);
+  }
+  if (selected.empty() || (!major && selected.size() < 2)) return Status::ok();
+
+  LeasedPageSource pages(m_readers.get());
+  const ReadContext context{&pages, nullptr, /*fillCache=*/false};
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  int64_t maxSeq = 0;
+  for (const auto& file : selected) {
+    children.push_back(file->reader->newIterator(context));
+    maxSeq = std::max(maxSeq, file->maxSeq);
+  }
+  auto source = newMergingIterator(std::move(children));
+  Result<std::shared_ptr<LiveStoreFile>> output =
+      writeFile(region, family, *source, version->options,
+                major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq);
+  source.reset();
+  pages.release();
+  if (!output) return output.status();
+
+  std::lock_guard write(m_write);
+  {
+    std::lock_guard db(m_db);
+    Status status = m_catalog->begin();
+    if (status && *output != nullptr) {
+      status = m_catalog->insertStoreFile({(*output)->reader->id(), region->id, family, maxSeq,
+                                           (*output)->reader->meta().encode()});
+      if (status) status = m_catalog->removePendingFile((*output)->reader->id());
+    }
+    for (const auto& file : selected) {
+      if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
+      if (status) status = m_catalog->addPendingFile(file->reader->id());
+    }
+    if (status) status = m_catalog->commit();
+    if (!status) {
+      m_catalog->rollback();
+      if (*output != nullptr) (*output)->obsolete.store(true);
+      return status;
+    }
+  }
+  auto next = copyOf(*store->current());
+  std::erase_if(next->files, [&](const auto& f) { return std::find(selected.begin(), selected.end(), f) != selected.end(); });
+  if (*output != nullptr) insertByAge(&next->files, *output);
+  store->install(std::move(next));
+  retireFiles(selected);
+  return Status::ok();
+}
+
+Status WorkspaceImpl::forEachRegionOfTable(std::string_view tableName,
+                                           const std::function<Status(const std::shared_ptr<Region>&)>& fn) {
+  Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+  if (!table) return table.status();
+  for (const auto& region : (*table)->regions) {
+    if (Status s = fn(region); !s) return s;
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::flush(std::string_view table) {
+  std::vector<std::future<Status>> pending;
+  if (Status s = forEachRegionOfTable(table, [&](const std::shared_ptr<Region>& region) {
+        pending.push_back(enqueue(TaskKind::kFlush, region->id, true));
+        return Status::ok();
+      });
+      !s)
+    return s;
+  Status result;
+  for (auto& f : pending) {
+    Status s = f.get();
+    if (result && !s) result = s;
+  }
+  return result;
+}
+
+Status WorkspaceImpl::compact(std::string_view table, bool major) {
+  std::vector<std::future<Status>> pending;
+  if (Status s = forEachRegionOfTable(table, [&](const std::shared_ptr<Region>& region) {
+        pending.push_back(enqueue(major ? TaskKind::kMajorCompaction : TaskKind::kMinorCompaction, region->id, true));
+        return Status::ok();
+      });
+      !s)
+    return s;
+  Status result;
+  for (auto& f : pending) {
+    Status s = f.get();
+    if (result && !s) result = s;
+  }
+  return result;
+}
+
+Status WorkspaceImpl::waitForBackgroundWork() {
+  std::unique_lock lock(m_queueMutex);
+  m_idleCv.wait(lock, [this] { return m_queue.empty() && !m_busy; });
+  return std::exchange(m_backgroundError, Status::ok());
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,471 @@
+// WorkspaceImpl: opening, loading and replay; tables (DDL); descriptions.
+#include <algorithm>
+#include <chrono>
+
+#include "engine/internal_key.h"
+#include "engine/sqlite_pages.h"
+#include "engine/workspace_impl.h"
+
+namespace keyscope {
+
+Result<std::unique_ptr<Workspace>> Workspace::open(const std::string& path, const OpenOptions& options) {
+  Result<std::unique_ptr<engine::Catalog>> catalog = engine::Catalog::open(path, options.createIfMissing);
+  if (!catalog) return catalog.status();
+  auto workspace = std::make_unique<engine::WorkspaceImpl>(std::move(catalog).value(), options);
+  if (Status s = workspace->load(); !s) return s;
+  return std::unique_ptr<Workspace>(std::move(workspace));
+}
+
+Status Workspace::put(std::string_view table, Put put, const WriteOptions& options) {
+  const Mutation mutation(std::move(put));
+  return mutate(table, std::span<const Mutation>(&mutation, 1), options);
+}
+
+Status Workspace::remove(std::string_view table, Delete del, const WriteOptions& options) {
+  const Mutation mutation(std::move(del));
+  return mutate(table, std::span<const Mutation>(&mutation, 1), options);
+}
+
+}  // namespace keyscope
+
+namespace keyscope::engine {
+
+namespace {
+
+std::string tableNotFound(std::string_view name) { return "table '" + std::string(name) + "' does not exist"; }
+
+TableOptions normalised(TableOptions options) {
+  std::sort(options.families.begin(), options.families.end(),
+            [](const FamilyOptions& a, const FamilyOptions& b) { return a.name < b.name; });
+  return options;
+}
+
+}  // namespace
+
+WorkspaceImpl::WorkspaceImpl(std::unique_ptr<Catalog> catalog, const OpenOptions& options)
+    : m_options(options),
+      m_catalog(std::move(catalog)),
+      m_readers(std::make_unique<ReaderPool>(m_catalog.get())),
+      m_cache(std::make_unique<PageCache>(static_cast<size_t>(options.pageCacheBytes))) {}
+
+WorkspaceImpl::~WorkspaceImpl() {
+  if (m_worker.joinable()) {
+    {
+      std::lock_guard lock(m_queueMutex);
+      m_stopping = true;
+    }
+    m_queueCv.notify_all();
+    m_worker.join();
+  }
+  // Acknowledged async writes reach the log before the file closes.
+  (void)syncAsyncLog();
+  // Tables go first: their files may queue obsolete pages for deletion.
+  {
+    std::lock_guard lock(m_tablesMutex);
+    m_tables.clear();
+    m_regions.clear();
+  }
+  deleteObsoleteFiles();
+}
+
+int64_t WorkspaceImpl::now() const {
+  if (m_clockFixed.load()) return m_fixedNow.load();
+  if (m_options.clock) return m_options.clock();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void WorkspaceImpl::setClock(std::optional<int64_t> nowMillis) {
+  if (nowMillis) m_fixedNow.store(*nowMillis);
+  m_clockFixed.store(nowMillis.has_value());
+}
+
+std::shared_ptr<Store> WorkspaceImpl::newStore(const FamilyOptions& family) const {
+  auto version = std::make_shared<StoreVersion>();
+  version->options = family;
+  version->active = std::make_shared<Memstore>();
+  return std::make_shared<Store>(std::move(version));
+}
+
+Result<std::shared_ptr<Region>> WorkspaceImpl::buildRegion(const RegionRecord& record, const TableOptions& options,
+                                                           const std::vector<StoreFileRecord>& files) {
+  auto region = std::make_shared<Region>();
+  region->id = record.id;
+  region->tableId = record.tableId;
+  region->tableName = options.name;
+  region->startRow = record.startRow;
+  region->endRow = record.endRow;
+  region->flushedSeq = record.flushedSeq;
+  for (const FamilyOptions& family : options.families) {
+    auto version = std::make_shared<StoreVersion>();
+    version->options = family;
+    version->active = std::make_shared<Memstore>();
+    for (const StoreFileRecord& file : files) {
+      if (file.regionId != record.id || file.family != family.name) continue;
+      Result<StoreFileMeta> meta = StoreFileMeta::decode(file.meta);
+      if (!meta)
+        return Status::corruption("table '" + options.name + "', region " + std::to_string(record.id) + ", family '" +
+                                  family.name + "', store file " + std::to_string(file.id) + ": " +
+                                  meta.status().message());
+      auto reader = std::make_unique<StoreFileReader>(file.id, std::move(meta).value(),
+                                                      StoreFileLabel{options.name, record.id, family.name}, m_cache.get());
+      version->files.push_back(std::make_shared<LiveStoreFile>(std::move(reader), file.maxSeq, m_obsolete));
+    }
+    std::sort(version->files.begin(), version->files.end(), [](const auto& a, const auto& b) {
+      return a->maxSeq != b->maxSeq ? a->maxSeq > b->maxSeq : a->reader->id() > b->reader->id();
+    });
+    region->stores.emplace(family.name, std::make_shared<Store>(std::move(version)));
+  }
+  return region;
+}
+
+Status WorkspaceImpl::load() {
+  Result<std::vector<TableRecord>> tables = m_catalog->loadTables();
+  if (!tables) return tables.status();
+  Result<std::vector<RegionRecord>> regions = m_catalog->loadRegions();
+  if (!regions) return regions.status();
+  Result<std::vector<StoreFileRecord>> files = m_catalog->loadStoreFiles();
+  if (!files) return files.status();
+  Result<std::vector<int64_t>> pending = m_catalog->loadPendingFiles();
+  if (!pending) return pending.status();
+
+  // Pages of interrupted flushes and compactions, and of obsolete files.
+  if (!pending->empty()) {
+    if (Status s = m_catalog->begin(); !s) return s;
+    for (int64_t id : *pending) {
+      Status s = deleteStoreFilePages(m_catalog->db(), id);
+      if (s) s = m_catalog->removePendingFile(id);
+      if (!s) {
+        m_catalog->rollback();
+        return s;
+      }
+    }
+    if (Status s = m_catalog->commit(); !s) return s;
+  }
+
+  for (TableRecord& record : tables.value()) {
+    auto table = std::make_shared<Table>();
+    table->id = record.id;
+    table->options = normalised(std::move(record.options));
+    for (const RegionRecord& r : *regions) {
+      if (r.tableId != record.id) continue;
+      Result<std::shared_ptr<Region>> region = buildRegion(r, table->options, *files);
+      if (!region) return region.status();
+      table->regions.push_back(*region);
+      m_regions[r.id] = *region;
+    }
+    std::sort(table->regions.begin(), table->regions.end(),
+              [](const auto& a, const auto& b) { return a->startRow < b->startRow; });
+    m_tables[table->options.name] = std::move(table);
+  }
+
+  // Replay the log: every record newer than its region's last flush.
+  m_lastSeq = m_catalog->maxWalSeq();
+  Status replay = m_catalog->readWal([this](int64_t seq, BytesView data) -> Status {
+    Result<std::vector<LogEntry>> entries = decodeLogRecord(seq, data);
+    if (!entries) return entries.status();
+    for (const LogEntry& entry : *entries) {
+      const auto region = m_regions.find(entry.regionId);
+      if (region == m_regions.end() || seq <= region->second->flushedSeq) continue;
+      const auto store = region->second->stores.find(entry.family);
+      if (store == region->second->stores.end()) continue;
+      store->second->current()->active->add(entry.key, entry.value, m_nextMvcc++);
+    }
+    return Status::ok();
+  });
+  if (!replay) return replay;
+  m_readPoint.store(m_nextMvcc - 1);
+
+  m_worker = std::thread([this] { workerLoop(); });
+  for (const auto& [id, region] : m_regions) maybeScheduleFlush(region);
+  return Status::ok();
+}
+
+std::shared_ptr<const Table> WorkspaceImpl::findTable(std::string_view name) const {
+  std::lock_guard lock(m_tablesMutex);
+  const auto it = m_tables.find(name);
+  return it == m_tables.end() ? nullptr : it->second;
+}
+
+Result<std::shared_ptr<const Table>> WorkspaceImpl::requireTable(std::string_view name) const {
+  auto table = findTable(name);
+  if (table == nullptr) return Status::notFound(tableNotFound(name));
+  return table;
+}
+
+void WorkspaceImpl::publishTable(std::shared_ptr<const Table> table) {
+  std::lock_guard lock(m_tablesMutex);
+  for (const auto& region : table->regions) m_regions[region->id] = region;
+  m_tables[table->options.name] = std::move(table);
+}
+
+void WorkspaceImpl::unpublishTable(const std::string& name) {
+  std::lock_guard lock(m_tablesMutex);
+  const auto it = m_tables.find(name);
+  if (it == m_tables.end()) return;
+  for (const auto& region : it->second->regions) m_regions.erase(region->id);
+  m_tables.erase(it);
+}
+
+std::shared_ptr<Region> WorkspaceImpl::regionById(int64_t id) const {
+  std::lock_guard lock(m_tablesMutex);
+  const auto it = m_regions.find(id);
+  return it == m_regions.end() ? nullptr : it->second;
+}
+
+Status WorkspaceImpl::createTable(const TableOptions& requested, const std::vector<Bytes>& splits) {
+  if (Status s = validateTableOptions(requested); !s) return s;
+  const TableOptions options = normalised(requested);
+  std::vector<Bytes> points = splits;
+  std::sort(points.begin(), points.end());
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (points[i].empty()) return Status::invalidArgument("split keys cannot be empty");
+    if (points[i].size() > kMaxRowKeySize) return Status::invalidArgument("a split key is longer than the row key limit");
+    if (i > 0 && points[i] == points[i - 1])
+      return Status::invalidArgument("split key '" + toStringBinary(points[i]) + "' is given twice");
+  }
+  std::lock_guard maintenance(m_maintenance);
+  std::unique_lock write(m_write);
+  if (findTable(options.name) != nullptr) return Status::invalidArgument("table '" + options.name + "' already exists");
+
+  std::lock_guard db(m_db);
+  if (Status s = m_catalog->begin(); !s) return s;
+  auto table = std::make_shared<Table>();
+  table->options = options;
+  Result<int64_t> tableId = m_catalog->insertTable(options);
+  if (!tableId) {
+    m_catalog->rollback();
+    return tableId.status();
+  }
+  table->id = *tableId;
+  for (size_t i = 0; i <= points.size(); ++i) {
+    RegionRecord record;
+    record.tableId = table->id;
+    record.startRow = i == 0 ? Bytes() : points[i - 1];
+    record.endRow = i == points.size() ? Bytes() : points[i];
+    record.flushedSeq = m_lastSeq;
+    Result<int64_t> id = m_catalog->insertRegion(record.tableId, record.startRow, record.endRow, record.flushedSeq);
+    if (!id) {
+      m_catalog->rollback();
+      return id.status();
+    }
+    record.id = *id;
+    Result<std::shared_ptr<Region>> region = buildRegion(record, options, {});
+    if (!region) {
+      m_catalog->rollback();
+      return region.status();
+    }
+    table->regions.push_back(*region);
+  }
+  if (Status s = m_catalog->commit(); !s) {
+    m_catalog->rollback();
+    return s;
+  }
+  publishTable(std::move(table));
+  return Status::ok();
+}
+
+Result<TableOptions> WorkspaceImpl::describeTable(std::string_view name) const {
+  Result<std::shared_ptr<const Table>> table = requireTable(name);
+  if (!table) return table.status();
+  return (*table)->options;
+}
+
+std::vector<std::string> WorkspaceImpl::listTables() const {
+  std::lock_guard lock(m_tablesMutex);
+  std::vector<std::string> names;
+  for (const auto& [name, table] : m_tables) names.push_back(name);
+  return names;
+}
+
+bool WorkspaceImpl::tableExists(std::string_view name) const { return findTable(name) != nullptr; }
+
+void WorkspaceImpl::retireFiles(const std::vector<std::shared_ptr<LiveStoreFile>>& files) {
+  // REQUIRES: the catalog rows are gone (committed). Pages go when the last
+  // reader lets go of the file.
+  for (const auto& file : files) file->obsolete.store(true);
+}
+
+Status WorkspaceImpl::alterTable(const TableOptions& requested) {
+  if (Status s = validateTableOptions(requested); !s) return s;
+  const TableOptions options = normalised(requested);
+  std::lock_guard maintenance(m_maintenance);
+  std::unique_lock write(m_write);
+  auto old = findTable(options.name);
+  if (old == nullptr) return Status::notFound(tableNotFound(options.name));
+
+  auto table = std::make_shared<Table>();
+  table->id = old->id;
+  table->options = options;
+  std::vector<std::shared_ptr<LiveStoreFile>> retired;
+  std::lock_guard db(m_db);
+  if (Status s = m_catalog->begin(); !s) return s;
+  Status status = m_catalog->updateTable(old->id, options);
+  for (const auto& oldRegion : old->regions) {
+    if (!status) break;
+    auto region = std::make_shared<Region>();
+    region->id = oldRegion->id;
+    region->tableId = oldRegion->tableId;
+    region->tableName = oldRegion->tableName;
+    region->startRow = oldRegion->startRow;
+    region->endRow = oldRegion->endRow;
+    region->flushedSeq = oldRegion->flushedSeq.load();
+    for (const FamilyOptions& family : options.families) {
+      const auto existing = oldRegion->stores.find(family.name);
+      if (existing == oldRegion->stores.end()) {
+        region->stores.emplace(family.name, newStore(family));
+        continue;
+      }
+      auto version = std::make_shared<StoreVersion>(*existing->second->current());
+      version->options = family;
+      existing->second->install(version);
+      region->stores.emplace(family.name, existing->second);
+    }
+    for (const auto& [name, store] : oldRegion->stores) {
+      if (options.family(name) != nullptr) continue;
+      for (const auto& file : store->current()->files) {
+        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
+        if (status) status = m_catalog->addPendingFile(file->reader->id());
+        retired.push_back(file);
+      }
+    }
+    table->regions.push_back(std::move(region));
+  }
+  if (status) status = m_catalog->commit();
+  if (!status) {
+    m_catalog->rollback();
+    return status;
+  }
+  retireFiles(retired);
+  publishTable(std::move(table));
+  return Status::ok();
+}
+
+Status WorkspaceImpl::truncateTable(std::string_view name) {
+  std::lock_guard maintenance(m_maintenance);
+  std::unique_lock write(m_write);
+  auto old = findTable(name);
+  if (old == nullptr) return Status::notFound(tableNotFound(name));
+  auto table = std::make_shared<Table>();
+  table->id = old->id;
+  table->options = old->options;
+  std::vector<std::shared_ptr<LiveStoreFile>> retired;
+  std::lock_guard db(m_db);
+  if (Status s = m_catalog->begin(); !s) return s;
+  Status status;
+  for (const auto& region : old->regions) {
+    for (const auto& [family, store] : region->stores) {
+      for (const auto& file : store->current()->files) {
+        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
+        if (status) status = m_catalog->addPendingFile(file->reader->id());
+        retired.push_back(file);
+      }
+    }
+    if (status) status = m_catalog->deleteRegion(region->id);
+  }
+  RegionRecord record;
+  record.tableId = table->id;
+  record.flushedSeq = m_lastSeq;
+  if (status) {
+    Result<int64_t> id = m_catalog->insertRegion(record.tableId, {}, {}, record.flushedSeq);
+    if (id) record.id = *id; else status = id.status();
+  }
+  if (status) {
+    Result<std::shared_ptr<Region>> region = buildRegion(record, table->options, {});
+    if (region) table->regions.push_back(*region); else status = region.status();
+  }
+  if (status) status = m_catalog->commit();
+  if (!status) {
+    m_catalog->rollback();
+    return status;
+  }
+  retireFiles(retired);
+  unpublishTable(old->options.name);
+  publishTable(std::move(table));
+  return Status::ok();
+}
+
+Status WorkspaceImpl::dropTable(std::string_view name) {
+  std::lock_guard maintenance(m_maintenance);
+  std::unique_lock write(m_write);
+  auto old = findTable(name);
+  if (old == nullptr) return Status::notFound(tableNotFound(name));
+  std::vector<std::shared_ptr<LiveStoreFile>> retired;
+  std::lock_guard db(m_db);
+  if (Status s = m_catalog->begin(); !s) return s;
+  Status status;
+  for (const auto& region : old->regions) {
+    for (const auto& [family, store] : region->stores) {
+      for (const auto& file : store->current()->files) {
+        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
+        if (status) status = m_catalog->addPendingFile(file->reader->id());
+        retired.push_back(file);
+      }
+    }
+    if (status) status = m_catalog->deleteRegion(region->id);
+  }
+  if (status) status = m_catalog->deleteTableRow(old->id);
+  if (status) status = m_catalog->commit();
+  if (!status) {
+    m_catalog->rollback();
+    return status;
+  }
+  retireFiles(retired);
+  unpublishTable(old->options.name);
+  return Status::ok();
+}
+
+Result<std::vector<RegionInfo>> WorkspaceImpl::regions(std::string_view name) const {
+  Result<std::shared_ptr<const Table>> table = requireTable(name);
+  if (!table) return table.status();
+  std::vector<RegionInfo> infos;
+  for (const auto& region : (*table)->regions) {
+    RegionInfo info;
+    info.id = region->id;
+    info.startRow = region->startRow;
+    info.endRow = region->endRow;
+    for (const auto& [family, store] : region->stores) {
+      const auto version = store->current();
+      info.memstoreBytes += version->active->empty() ? 0 : version->active->approximateBytes();
+      if (version->flushing) info.memstoreBytes += version->flushing->approximateBytes();
+      for (const auto& file : version->files) {
+        const StoreFileMeta& meta = file->reader->meta();
+        ++info.storeFiles;
+        info.storedBytes += meta.storedBytes;
+        info.rawBytes += meta.rawBytes;
+        info.cells += meta.cellCount;
+      }
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+Result<std::vector<StoreFileInfo>> WorkspaceImpl::storeFiles(std::string_view name) const {
+  Result<std::shared_ptr<const Table>> table = requireTable(name);
+  if (!table) return table.status();
+  std::vector<StoreFileInfo> infos;
+  for (const auto& region : (*table)->regions) {
+    for (const auto& [family, store] : region->stores) {
+      for (const auto& file : store->current()->files) {
+        const StoreFileMeta& meta = file->reader->meta();
+        StoreFileInfo info;
+        info.id = file->reader->id();
+        info.regionId = region->id;
+        info.family = family;
+        info.cells = meta.cellCount;
+        info.rawBytes = meta.rawBytes;
+        info.storedBytes = meta.storedBytes;
+        info.pages = meta.pageCount;
+        info.minTimestamp = meta.minTimestamp;
+        info.maxTimestamp = meta.maxTimestamp;
+        info.firstRow = unescaped(meta.firstKey.substr(0, escapedRowLength(meta.firstKey)));
+        info.lastRow = unescaped(meta.lastKey.substr(0, escapedRowLength(meta.lastKey)));
+        infos.push_back(std::move(info));
+      }
+    }
+  }
+  return infos;
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,314 @@
+// WorkspaceImpl: the write path - validation, timestamps, the log, the
+// memstores - and the read-modify-write operations built on it.
+#include <algorithm>
+#include <map>
+
+#include "engine/internal_key.h"
+#include "engine/workspace_impl.h"
+
+namespace keyscope::engine {
+
+namespace {
+
+// Writers wait when a region's memstore passes this multiple of its flush
+// size while the previous flush is still being written.
+constexpr uint64_t kMemstoreBlockingMultiplier = 2;
+
+Status checkRow(BytesView row) {
+  if (row.empty()) return Status::invalidArgument("a row key cannot be empty");
+  if (row.size() > kMaxRowKeySize)
+    return Status::invalidArgument("row key of " + std::to_string(row.size()) + " bytes is longer than the limit of " +
+                                   std::to_string(kMaxRowKeySize));
+  return Status::ok();
+}
+
+Status checkTimestamp(int64_t ts, std::string_view what) {
+  if (ts < 0) return Status::invalidArgument(std::string(what) + " timestamp " + std::to_string(ts) + " is negative");
+  return Status::ok();
+}
+
+const FamilyOptions* requireFamily(const Table& table, std::string_view family, Status* status) {
+  const FamilyOptions* options = table.options.family(family);
+  if (options == nullptr)
+    *status = Status::invalidArgument("table '" + table.options.name + "' has no column family '" +
+                                      std::string(family) + "'");
+  return options;
+}
+
+uint64_t readBigEndian64(BytesView v) {
+  uint64_t x = 0;
+  for (char c : v) x = (x << 8) | static_cast<uint8_t>(c);
+  return x;
+}
+
+Bytes bigEndian64(int64_t value) {
+  Bytes out(8, '\0');
+  auto u = static_cast<uint64_t>(value);
+  for (int i = 7; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
+    u >>= 8;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutation, int64_t now,
+                                      std::vector<ResolvedCell>* out) {
+  if (const Delete* del = std::get_if<Delete>(&mutation)) return resolveDelete(table, *del, now, out);
+  const Put& put = std::get<Put>(mutation);
+  if (Status s = checkRow(put.row); !s) return s;
+  if (put.cells.empty()) return Status::invalidArgument("a put needs at least one cell");
+  auto region = table.regionFor(put.row);
+  for (const PutCell& cell : put.cells) {
+    Status status;
+    if (requireFamily(table, cell.family, &status) == nullptr) return status;
+    if (cell.qualifier.size() > kMaxQualifierSize)
+      return Status::invalidArgument("qualifier of " + std::to_string(cell.qualifier.size()) +
+                                     " bytes is longer than the limit of " + std::to_string(kMaxQualifierSize));
+    if (cell.value.size() > kMaxValueSize)
+      return Status::invalidArgument("value of " + std::to_string(cell.value.size()) +
+                                     " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
+    if (Status s = checkTimestamp(cell.timestamp, "put"); !s) return s;
+    const int64_t ts = cell.timestamp == kLatestTimestamp ? now : cell.timestamp;
+    out->push_back({region, cell.family, internalKey(put.row, cell.qualifier, ts, CellType::kPut), cell.value});
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64_t now, std::vector<ResolvedCell>* out) {
+  if (Status s = checkRow(del.row); !s) return s;
+  if (Status s = checkTimestamp(del.timestamp, "delete"); !s) return s;
+  auto region = table.regionFor(del.row);
+  const int64_t rowTs = del.timestamp == kLatestTimestamp ? now : del.timestamp;
+  if (del.specs.empty()) {
+    // A row delete is one DeleteFamily per family.
+    for (const FamilyOptions& family : table.options.families)
+      out->push_back({region, family.name, internalKey(del.row, {}, rowTs, CellType::kDeleteFamily), {}});
+    return Status::ok();
+  }
+  // The N-th Delete.addColumn of a column without a timestamp marks its N-th
+  // newest version (HRegion.prepareDeleteTimestamps).
+  std::map<std::pair<std::string, Bytes>, int32_t> latestVersionCount;
+  for (const DeleteSpec& spec : del.specs) {
+    Status status;
+    if (requireFamily(table, spec.family, &status) == nullptr) return status;
+    if (Status s = checkTimestamp(spec.timestamp, "delete"); !s) return s;
+    if (spec.qualifier.size() > kMaxQualifierSize) return Status::invalidArgument("qualifier longer than the limit");
+    const bool explicitTs = spec.timestamp != kLatestTimestamp;
+    const int64_t ts = explicitTs ? spec.timestamp : rowTs;
+    switch (spec.scope) {
+      case DeleteScope::kFamily:
+        out->push_back({region, spec.family, internalKey(del.row, {}, ts, CellType::kDeleteFamily), {}});
+        break;
+      case DeleteScope::kFamilyVersion:
+        out->push_back({region, spec.family, internalKey(del.row, {}, ts, CellType::kDeleteFamilyVersion), {}});
+        break;
+      case DeleteScope::kColumnAll:
+        out->push_back({region, spec.family, internalKey(del.row, spec.qualifier, ts, CellType::kDeleteColumn), {}});
+        break;
+      case DeleteScope::kColumnVersion: {
+        int64_t markerTs = ts;
+        if (!explicitTs && del.timestamp == kLatestTimestamp) {
+          const int32_t n = ++latestVersionCount[{spec.family, spec.qualifier}];
+          GetOptions get;
+          get.row = del.row;
+          get.columns = {ColumnSelector{spec.family, spec.qualifier}};
+          get.maxVersions = n;
+          Result<GetResult> current = getFromTable(table, get);
+          if (!current) return current.status();
+          markerTs = static_cast<int32_t>(current->cells.size()) >= n ? current->cells[static_cast<size_t>(n - 1)].timestamp
+                                                                     : now;
+        }
+        out->push_back({region, spec.family, internalKey(del.row, spec.qualifier, markerTs, CellType::kDelete), {}});
+        break;
+      }
+    }
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::commitLogLocked(std::optional<std::pair<int64_t, std::string>> record, bool fsync) {
+  std::lock_guard db(m_db);
+  if (fsync) {
+    if (Status s = m_catalog->setSynchronousFull(true); !s) return s;
+  }
+  Status status = m_catalog->begin();
+  // Async records acknowledged earlier go first, keeping the log in order.
+  for (const auto& [seq, data] : m_asyncLog) {
+    if (status) status = m_catalog->appendWal(seq, data);
+  }
+  if (status && record) status = m_catalog->appendWal(record->first, record->second);
+  if (status) status = m_catalog->commit();
+  if (!status) m_catalog->rollback();
+  if (fsync) (void)m_catalog->setSynchronousFull(false);
+  if (status) m_asyncLog.clear();
+  return status;
+}
+
+Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability durability,
+                                  std::unique_lock<std::mutex>& writeLock) {
+  // Backpressure: wait while a region is far past its flush size and its
+  // previous flush has not finished (the memstore would grow without bound).
+  for (const ResolvedCell& cell : cells) {
+    const uint64_t limit = kMemstoreBlockingMultiplier * findTable(cell.region->tableName)->options.memstoreFlushSize;
+    while (cell.region->memstoreBytes() > limit) {
+      maybeScheduleFlush(cell.region);
+      if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
+        std::lock_guard queue(m_queueMutex);
+        if (!m_backgroundError.isOk()) return m_backgroundError;
+      }
+    }
+  }
+  if (durability != Durability::kSkipWal) {
+    std::vector<LogEntry> entries;
+    entries.reserve(cells.size());
+    for (const ResolvedCell& cell : cells) entries.push_back({cell.region->id, cell.family, cell.key, cell.value});
+    const int64_t seq = m_lastSeq + 1;
+    std::string record = encodeLogRecord(entries);
+    if (durability == Durability::kAsyncWal) {
+      m_asyncLog.emplace_back(seq, std::move(record));
+      if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);
+    } else if (Status s = commitLogLocked(std::make_pair(seq, std::move(record)), durability == Durability::kFsyncWal);
+               !s) {
+      return s;  // nothing applied: the batch is all or nothing
+    }
+    m_lastSeq = seq;
+  }
+  for (ResolvedCell& cell : cells) {
+    cell.region->stores.find(cell.family)->second->current()->active->add(cell.key, cell.value, m_nextMvcc++);
+  }
+  m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
+  std::shared_ptr<Region> last;
+  for (const ResolvedCell& cell : cells) {
+    if (cell.region != last) maybeScheduleFlush(cell.region);
+    last = cell.region;
+  }
+  return Status::ok();
+}
+
+void WorkspaceImpl::maybeScheduleFlush(const std::shared_ptr<Region>& region) {
+  auto table = findTable(region->tableName);
+  if (table == nullptr || region->memstoreBytes() < table->options.memstoreFlushSize) return;
+  {
+    std::lock_guard lock(m_queueMutex);
+    if (!m_flushQueued.insert(region->id).second) return;
+  }
+  enqueue(TaskKind::kFlush, region->id, false);
+}
+
+Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutation> mutations,
+                             const WriteOptions& options) {
+  if (mutations.empty()) return Status::ok();
+  std::unique_lock write(m_write);
+  Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+  if (!table) return table.status();
+  const int64_t now = this->now();
+  std::vector<ResolvedCell> cells;
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
+      if (mutations.size() == 1) return s;
+      return Status(s.code() == Status::Code::kInvalidArgument
+                        ? Status::invalidArgument("mutation " + std::to_string(i + 1) + ": " + s.message())
+                        : s);
+    }
+  }
+  return applyLocked(cells, options.durability, write);
+}
+
+Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, const Increment& increment,
+                                                   const WriteOptions& options) {
+  if (Status s = checkRow(increment.row); !s) return s;
+  if (increment.columns.empty()) return Status::invalidArgument("an increment needs at least one column");
+  std::unique_lock write(m_write);
+  Result<std::shared_ptr<const Table>> tableResult = requireTable(tableName);
+  if (!tableResult) return tableResult.status();
+  const Table& table = **tableResult;
+  // A column named twice is applied once: the last delta wins, as HBase's
+  // server reads every column's current value once before applying.
+  std::map<std::pair<std::string, Bytes>, int64_t> deltas;
+  std::vector<std::pair<std::string, Bytes>> order;
+  for (const IncrementColumn& column : increment.columns) {
+    Status status;
+    if (requireFamily(table, column.family, &status) == nullptr) return status;
+    const auto key = std::make_pair(column.family, column.qualifier);
+    if (deltas.find(key) == deltas.end()) order.push_back(key);
+    deltas[key] = column.delta;
+  }
+  std::sort(order.begin(), order.end());
+  GetOptions get;
+  get.row = increment.row;
+  for (const auto& [family, qualifier] : order) get.columns.push_back({family, qualifier});
+  Result<GetResult> current = getFromTable(table, get);
+  if (!current) return current.status();
+
+  const int64_t now = this->now();
+  Put put;
+  put.row = increment.row;
+  std::vector<Cell> results;
+  for (const auto& column : order) {
+    int64_t value = 0;
+    int64_t ts = now;
+    for (const Cell& cell : current->cells) {
+      if (cell.family != column.first || cell.qualifier != column.second) continue;
+      if (cell.value.size() != 8)
+        return Status::invalidArgument("Field is not a long, it's " + std::to_string(cell.value.size()) +
+                                       " bytes wide (" + column.first + ":" + toStringBinary(column.second) + ")");
+      value = static_cast<int64_t>(readBigEndian64(cell.value));
+      ts = std::max(now, cell.timestamp + 1);  // HRegion.reckonDelta: never behind the old cell
+    }
+    // Two's complement wrap-around, as Java's long addition.
+    value = static_cast<int64_t>(static_cast<uint64_t>(value) + static_cast<uint64_t>(deltas[column]));
+    put.cells.push_back({column.first, column.second, ts, bigEndian64(value)});
+    results.push_back({increment.row, column.first, column.second, ts, CellType::kPut, bigEndian64(value)});
+  }
+  std::vector<ResolvedCell> cells;
+  if (Status s = resolveMutation(table, Mutation(std::move(put)), now, &cells); !s) return s;
+  if (Status s = applyLocked(cells, options.durability, write); !s) return s;
+  return results;
+}
+
+Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const CheckAndMutate& check,
+                                           const WriteOptions& options) {
+  if (Status s = checkRow(check.row); !s) return s;
+  if (Status s = validateTimeRange(check.timeRange); !s) return s;
+  if (check.op == CompareOp::kNoOp) return Status::invalidArgument("checkAndMutate needs a compare operator other than NO_OP");
+  for (const Mutation& mutation : check.mutations) {
+    const Bytes& row = std::holds_alternative<Put>(mutation) ? std::get<Put>(mutation).row : std::get<Delete>(mutation).row;
+    if (row != check.row)
+      return Status::invalidArgument("checkAndMutate: mutation row '" + toStringBinary(row) +
+                                     "' differs from the checked row '" + toStringBinary(check.row) + "'");
+  }
+  std::unique_lock write(m_write);
+  Result<std::shared_ptr<const Table>> tableResult = requireTable(tableName);
+  if (!tableResult) return tableResult.status();
+  const Table& table = **tableResult;
+  Status status;
+  if (requireFamily(table, check.family, &status) == nullptr) return status;
+  GetOptions get;
+  get.row = check.row;
+  get.columns = {ColumnSelector{check.family, check.qualifier}};
+  get.timeRange = check.timeRange;
+  Result<GetResult> current = getFromTable(table, get);
+  if (!current) return current.status();
+  const Cell* cell = current->cells.empty() ? nullptr : &current->cells.front();
+
+  bool matches = false;
+  if (!check.value) {
+    matches = cell == nullptr;  // ifNotExists
+  } else if (cell != nullptr) {
+    // The supplied value is the left operand: value <op> cell value.
+    const int c = BytesView(*check.value).compare(cell->value);
+    matches = compareResultMatches(check.op, c < 0 ? -1 : (c > 0 ? 1 : 0));
+  }
+  if (!matches || check.mutations.empty()) return matches;
+  const int64_t now = this->now();
+  std::vector<ResolvedCell> cells;
+  for (const Mutation& mutation : check.mutations) {
+    if (Status s = resolveMutation(table, mutation, now, &cells); !s) return s;
+  }
+  if (Status s = applyLocked(cells, options.durability, write); !s) return s;
+  return true;
+}
+
+}  // namespace keyscope::engine
