@@ -196,8 +196,14 @@ bool ran(const RunConfig& config, const char* peer) {
   return std::find(config.peers.begin(), config.peers.end(), peer) != config.peers.end();
 }
 
-std::string boundText(const MetricDef& def, const Bound& b) {
-  return std::string(def.bytes ? "≤ " : "≥ ") + fmt("%.2g", b.ratio) + "× " + peerLabel(b.peer);
+// "≥ 1.0× RocksDB", "≤ 0.95× RocksDB"; notes a goal measured against its
+// RocksDB estimate because its own peer was not run.
+std::string boundText(const MetricDef& def, const Bound& b, const char* notRun = nullptr) {
+  const bool tenths = std::fabs(b.ratio * 10 - std::round(b.ratio * 10)) < 1e-9;
+  std::string text = std::string(def.bytes ? "≤ " : "≥ ") + fmt(tenths ? "%.1f" : "%.2f", b.ratio) +
+                     "× " + peerLabel(b.peer);
+  if (notRun != nullptr) text += " (" + peerLabel(notRun) + " not run)";
+  return text;
 }
 
 // "met" / "missed" / "not run", with the RocksDB label where it applies.
@@ -351,7 +357,8 @@ std::string markdownReport(const RunConfig& config, const RunInfo& info,
     }
     const Bound& goal = effectiveGoal(config, t);
     md += " " + boundText(def, t.must) + " | " + verdict(rounds, config, def, t.must) + " | " +
-          boundText(def, goal) + " | " + verdict(rounds, config, def, goal) + " |\n";
+          boundText(def, goal, &goal == &t.goal ? nullptr : t.goal.peer) + " | " +
+          verdict(rounds, config, def, goal) + " |\n";
   }
   return md;
 }
