@@ -1,0 +1,83 @@
+// The workspace end to end: create, write, read, flush, reopen.
+#include "engine_test_util.h"
+
+namespace keyscope::test {
+namespace {
+
+using ::testing::ElementsAre;
+
+FamilyOptions family(const std::string& name, int32_t versions = 1) {
+  FamilyOptions f;
+  f.name = name;
+  f.maxVersions = versions;
+  return f;
+}
+
+TEST(Workspace, PutThenGetReturnsTheValue) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f")});
+  fx.put("t", "row1", "f:q", 5, "v5");
+  EXPECT_THAT(describe(fx.getColumn("t", "row1", "f:q")), ElementsAre("5:v5"));
+}
+
+TEST(Workspace, ValuesSurviveFlushAndReopen) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f", 3)});
+  for (int i = 0; i < 100; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 10, "a" + std::to_string(i));
+  fx.flush("t");
+  for (int i = 0; i < 50; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 20, "b" + std::to_string(i));
+  fx.reopen();
+  EXPECT_THAT(describe(fx.getColumn("t", "row7", "f:q", 3)), ElementsAre("20:b7", "10:a7"));
+  EXPECT_THAT(describe(fx.getColumn("t", "row70", "f:q", 3)), ElementsAre("10:a70"));
+  ScanOptions scan;
+  EXPECT_EQ(fx.scanRows("t", scan).size(), 100u);
+}
+
+TEST(Workspace, ScanHonoursStartStopAndReverse) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f")});
+  for (const char* row : {"a", "b", "c", "d"}) fx.put("t", row, "f:q", 1, row);
+  ScanOptions scan;
+  scan.startRow = "b";
+  scan.stopRow = "d";
+  EXPECT_THAT(fx.scanRows("t", scan), ElementsAre("b", "c"));
+  ScanOptions reversed;
+  reversed.reversed = true;
+  reversed.startRow = "c";
+  reversed.stopRow = "a";
+  EXPECT_THAT(fx.scanRows("t", reversed), ElementsAre("c", "b"));
+  fx.flush("t");
+  EXPECT_THAT(fx.scanRows("t", reversed), ElementsAre("c", "b"));
+  ScanOptions all;
+  all.reversed = true;
+  EXPECT_THAT(fx.scanRows("t", all), ElementsAre("d", "c", "b", "a"));
+}
+
+TEST(Workspace, DeleteMasksLaterPutUntilMajorCompaction) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f", 3)});
+  fx.put("t", "r", "f:q", 10, "old");
+  fx.deleteCells("t", "r", DeleteScope::kColumnAll, "f:q", 20);
+  fx.put("t", "r", "f:q", 15, "masked");
+  EXPECT_TRUE(fx.getColumn("t", "r", "f:q").empty());
+  fx.flush("t");
+  EXPECT_TRUE(fx.getColumn("t", "r", "f:q").empty());
+  fx.majorCompact("t");
+  fx.put("t", "r", "f:q", 15, "visible");
+  EXPECT_THAT(describe(fx.getColumn("t", "r", "f:q")), ElementsAre("15:visible"));
+}
+
+TEST(Workspace, IncrementCountsFromZero) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f")});
+  for (int i = 0; i < 3; ++i) {
+    auto r = fx.ws().increment("t", Increment{"r", {{"f", "c", 2}}});
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+  }
+  const auto cells = fx.getColumn("t", "r", "f:c");
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].value, std::string("\0\0\0\0\0\0\0\x06", 8));
+}
+
+}  // namespace
+}  // namespace keyscope::test
