@@ -24,5 +24,6 @@ struct Streams {
 using Args = std::vector<std::string>;
 
 int runKeyCommand(const Args& args, Streams io);
+int runBatchCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli

@@ -13,6 +13,8 @@ constexpr const char* kUsage =
     "  key encode SCHEMA [JSON_ARRAY]    encode a key tuple as hex (stdin: one array per line)\n"
     "  key decode SCHEMA [HEX]           decode a hex key to a JSON array (stdin: one key per line)\n"
     "  key explain SCHEMA [--samples F]  layout, byte-order check and design advice\n"
+    "  batch WORKSPACE [FILE] [--bytes hex]\n"
+    "                                    JSON operations, one per line, answered one per line\n"
     "\n"
     "Key schemas are one line, e.g. 'salt:salt(16, user) | user:utf8 | ts:i64 desc'\n"
     "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 2 bad input (one line on stderr).\n";
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args[0] == "key") return keyscope::cli::runKeyCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "batch") return keyscope::cli::runBatchCommand({args.begin() + 1, args.end()}, io);
   std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
   return keyscope::cli::kExitBadInput;
 }
