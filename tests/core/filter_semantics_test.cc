@@ -95,6 +95,7 @@ const std::vector<Cell> kScvRows = {
     put("r1", "f", "a", 1, "x"), put("r1", "f", "q", 2, "yes"), put("r1", "f", "q", 1, "no"), put("r1", "g", "z", 1),
     // r2: newest f:q does not match, an older one does.
     put("r2", "f", "a", 1, "x"), put("r2", "f", "q", 2, "no"), put("r2", "f", "q", 1, "yes"), put("r2", "g", "z", 1),
+    put("r2", "g", "z2", 1),
     // r3: no f:q at all.
     put("r3", "f", "a", 1, "x"), put("r3", "g", "z", 1)};
 
@@ -103,6 +104,11 @@ TEST(FilterSemantics, SingleColumnValueFilterDecidesOnTheNewestVersion) {
                          {"r1/f:a@1=x", "r1/f:q@2=yes", "r1/f:q@1=no", "r1/g:z@1=v", "r3/f:a@1=x", "r3/g:z@1=v"}));
   EXPECT_TRUE(textPasses("SingleColumnValueFilter ('f', 'q', =, 'binary:yes', true, true)", kScvRows,
                          {"r1/f:a@1=x", "r1/f:q@2=yes", "r1/f:q@1=no", "r1/g:z@1=v"}));
+  // Once the newest version failed, the row's other families are skipped too.
+  const std::vector<Cell> r2(kScvRows.begin() + 4, kScvRows.begin() + 9);
+  test::DriveStats stats;
+  test::drive(**parseFilter("SingleColumnValueFilter ('f', 'q', =, 'binary:yes')"), r2, true, &stats);
+  EXPECT_EQ(stats.cellsOffered, 3u) << "f:a, f:q@2, then g:z answers NEXT_ROW and g:z2 is not offered";
 }
 
 TEST(FilterSemantics, SingleColumnValueFilterAllVersionsMatchAny) {
@@ -110,7 +116,7 @@ TEST(FilterSemantics, SingleColumnValueFilterAllVersionsMatchAny) {
   // versions before it are kept too (HBase includes them).
   EXPECT_TRUE(textPasses("SingleColumnValueFilter ('f', 'q', =, 'binary:yes', true, false)", kScvRows,
                          {"r1/f:a@1=x", "r1/f:q@2=yes", "r1/f:q@1=no", "r1/g:z@1=v", "r2/f:a@1=x", "r2/f:q@2=no",
-                          "r2/f:q@1=yes", "r2/g:z@1=v"}));
+                          "r2/f:q@1=yes", "r2/g:z@1=v", "r2/g:z2@1=v"}));
   EXPECT_TRUE(parseFilter("SingleColumnValueFilter ('f', 'q', =, 'binary:yes')").value()->hasFilterRow());
 }
 

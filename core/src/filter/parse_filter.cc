@@ -155,7 +155,7 @@ class Parser {
     skipSpace();
     if (m_pos < m_text.size() && m_text[m_pos] == ')') {
       ++m_pos;
-      return buildAt(name, nameStart, args, m_pos);
+      return filter::buildFilter(name, args, m_pos);  // m_pos: the 1-based column of ')'
     }
     while (true) {
       skipSpace();
@@ -169,16 +169,11 @@ class Parser {
       }
       if (m_pos < m_text.size() && m_text[m_pos] == ')') {
         ++m_pos;
-        return buildAt(name, nameStart, args, m_pos);
+        return filter::buildFilter(name, args, m_pos);  // m_pos: the 1-based column of ')'
       }
       return fail(m_pos, "expected ',' or ')' after argument " + std::to_string(args.size()) + " of " + name +
                              ", got " + describeAt(m_text, m_pos));
     }
-  }
-
-  Result<std::unique_ptr<Filter>> buildAt(const std::string& name, size_t /*nameStart*/,
-                                          const std::vector<FilterArg>& args, size_t closeColumn) {
-    return filter::buildFilter(name, args, closeColumn);  // closeColumn: 1-based column of ')'
   }
 
   Result<FilterArg> parseArgument(const std::string& name, size_t index) {
