@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `keyscope-cli batch` (docs/BATCH-API.md).
+
+Real processes on real workspace files in a temporary directory. The binary
+comes from the KEYSCOPE_CLI environment variable. Standard library only.
+"""
+import json
+import os
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("KEYSCOPE_CLI", "keyscope-cli")
+
+
+def batch(workspace, ops, *extra):
+    """Runs one batch; returns (exit status, answers as dicts, stderr)."""
+    text = "\n".join(op if isinstance(op, str) else json.dumps(op) for op in ops) + "\n"
+    proc = subprocess.run([CLI, "batch", workspace, *extra], input=text, capture_output=True, text=True, timeout=120)
+    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, answers, proc.stderr
+
+
+def table(name="t", **family):
+    return {"op": "create_table", "table": name, "families": [dict({"name": "d"}, **family)]}
+
+
+def values(answer):
+    return [(c["row"], c["qualifier"], c["timestamp"], c["value"]) for row in answer["rows"] for c in row["cells"]]
+
+
+class BatchTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.ws = os.path.join(self.dir.name, "w.ksw")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_answers_each_operation_in_order(self):
+        status, answers, _ = batch(self.ws, [
+            table(versions=3),
+            {"op": "put", "table": "t", "row": "r1", "cells": [{"f": "d", "q": "a", "ts": 5, "v": "x"},
+                                                               {"f": "d", "q": "a", "ts": 7, "v": "y"}]},
+            {"op": "get", "table": "t", "row": "r1", "max_versions": "all"},
+        ])
+        self.assertEqual(status, 0)
+        self.assertEqual(answers[0], {"ok": True})
+        self.assertEqual(answers[1], {"ok": True})
+        self.assertEqual(values(answers[2]), [("r1", "a", 7, "y"), ("r1", "a", 5, "x")])
+
+    def test_data_persists_across_processes(self):
+        batch(self.ws, [table(), {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "q", "ts": 1, "v": "v"}]}])
+        _, answers, _ = batch(self.ws, [{"op": "get", "table": "t", "row": "r"}])
+        self.assertEqual(values(answers[0]), [("r", "q", 1, "v")])
+
+    def test_byte_forms_and_renderings(self):
+        _, answers, _ = batch(self.ws, [
+            table(),
+            {"op": "put", "table": "t", "row": {"hex": "00ff"}, "cells": [{"f": "d", "q": {"int": 1}, "ts": 2, "v": {"long": -1}}]},
+            {"op": "scan", "table": "t"},
+        ])
+        self.assertEqual(values(answers[2]), [("\\x00\\xFF", "\\x00\\x00\\x00\\x01", 2, "\\xFF" * 8)])
+        _, answers, _ = batch(self.ws, [{"op": "scan", "table": "t"}], "--bytes", "hex")
+        self.assertEqual(values(answers[0]), [("00ff", "00000001", 2, "ff" * 8)])
+
+    def test_a_failed_operation_is_reported_and_the_batch_goes_on(self):
+        status, answers, _ = batch(self.ws, [
+            table(),
+            "this is not json",
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "nope", "v": "x"}]},
+            {"op": "put", "table": "missing", "row": "r", "cells": [{"f": "d", "v": "x"}]},
+            {"op": "get", "table": "t", "row": "r", "time_range": [10, 5]},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "q", "ts": -1, "v": "x"}]},
+            {"op": "frobnicate"},
+            {"op": "count", "table": "t"},
+        ])
+        self.assertEqual(status, 1)
+        self.assertEqual(len(answers), 8)
+        self.assertIn("line 2", answers[1]["error"])
+        self.assertIn("no column family 'nope'", answers[2]["error"])
+        self.assertIn("'missing' does not exist", answers[3]["error"])
+        self.assertIn("max is less than min", answers[4]["error"])
+        self.assertIn("'ts'", answers[5]["error"])
+        self.assertIn("unknown op", answers[6]["error"])
+        self.assertEqual(answers[7], {"rows": 0})  # nothing of the failed puts was applied
+
+    def test_a_put_of_many_cells_is_atomic(self):
+        _, answers, _ = batch(self.ws, [
+            table(),
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "a", "v": "1"}, {"f": "x", "q": "b", "v": "2"}]},
+            {"op": "get", "table": "t", "row": "r"},
+        ])
+        self.assertIn("error", answers[1])
+        self.assertEqual(answers[2], {"rows": []})
+
+    def test_increment_and_check_and_mutate(self):
+        _, answers, _ = batch(self.ws, [
+            table(),
+            {"op": "increment", "table": "t", "row": "c", "columns": [{"f": "d", "q": "n", "delta": 5}]},
+            {"op": "increment", "table": "t", "row": "c", "columns": [{"f": "d", "q": "n", "delta": -7}]},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "s", "v": "short"}]},
+            {"op": "increment", "table": "t", "row": "r", "columns": [{"f": "d", "q": "s"}]},
+            # The supplied value is the left operand: "a" < "b" passes.
+            {"op": "put", "table": "t", "row": "k", "cells": [{"f": "d", "q": "q", "v": "b"}]},
+            {"op": "check_and_mutate", "table": "t", "row": "k", "f": "d", "q": "q", "compare": "LESS", "value": "a",
+             "mutations": [{"op": "put", "cells": [{"f": "d", "q": "hit", "v": "1"}]}]},
+            {"op": "check_and_mutate", "table": "t", "row": "k", "f": "d", "q": "q", "compare": "GREATER", "value": "a",
+             "mutations": [{"op": "put", "cells": [{"f": "d", "q": "hit", "v": "2"}]}]},
+            {"op": "get", "table": "t", "row": "k", "columns": ["d:hit"]},
+        ])
+        self.assertEqual(answers[1]["value"], 5)
+        self.assertEqual(answers[2]["value"], -2)
+        self.assertIn("not a long", answers[4]["error"])
+        self.assertEqual(answers[6], {"result": True})
+        self.assertEqual(answers[7], {"result": False})
+        self.assertEqual([v for (_, _, _, v) in values(answers[8])], ["1"])
+
+    def test_scan_options_filters_and_report(self):
+        ops = [table()]
+        for row in ["a1", "a2", "b1", "b2", "c1"]:
+            ops.append({"op": "put", "table": "t", "row": row, "cells": [{"f": "d", "q": "q", "ts": 1, "v": row}]})
+        ops += [
+            {"op": "flush", "table": "t"},
+            {"op": "scan", "table": "t", "prefix": "b"},
+            {"op": "scan", "table": "t", "reversed": True, "start_row": "b2", "stop_row": "a1"},
+            {"op": "scan", "table": "t", "filter": "PrefixFilter ('c')"},
+            {"op": "scan", "table": "t", "filter": {"type": "PrefixFilter", "prefix": "a"}, "limit": 1},
+            {"op": "get", "table": "t", "row": "zz", "report": True},
+            {"op": "scan", "table": "t", "filter": "PrefixFilter ('c'"},
+        ]
+        status, answers, _ = batch(self.ws, ops)
+        rows = lambda a: [r["row"] for r in a["rows"]]
+        self.assertEqual(rows(answers[7]), ["b1", "b2"])
+        self.assertEqual(rows(answers[8]), ["b2", "b1", "a2"])  # reversed: start is the high end, stop excluded
+        self.assertEqual(rows(answers[9]), ["c1"])
+        self.assertEqual(rows(answers[10]), ["a1"])
+        report = answers[11]["report"]
+        self.assertEqual(answers[11]["rows"], [])
+        self.assertEqual(report["store_files_considered"], 1)
+        self.assertEqual(report["store_files_skipped_by_key_range"] + report["store_files_skipped_by_bloom"], 1)
+        self.assertIn("filter", answers[12]["error"])
+        self.assertEqual(status, 1)
+
+    def test_set_clock_makes_ttl_reproducible(self):
+        _, answers, _ = batch(self.ws, [
+            table(ttl=10),
+            {"op": "set_clock", "now": 100000},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "q", "v": "v"}]},
+            {"op": "get", "table": "t", "row": "r"},
+            {"op": "get", "table": "t", "row": "r", "now": 110001},
+            {"op": "set_clock", "now": 110001},
+            {"op": "get", "table": "t", "row": "r"},
+        ])
+        self.assertEqual(values(answers[3]), [("r", "q", 100000, "v")])
+        self.assertEqual(answers[4], {"rows": []})  # a what-if read past the TTL
+        self.assertEqual(answers[6], {"rows": []})
+
+    def test_answers_stream_before_input_ends(self):
+        proc = subprocess.Popen([CLI, "batch", self.ws], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            proc.stdin.write(json.dumps(table()) + "\n")
+            proc.stdin.flush()
+            self.assertEqual(json.loads(proc.stdout.readline()), {"ok": True})
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=60)
+            proc.stdout.close()
+
+    def test_refuses_files_that_are_not_workspaces(self):
+        text = os.path.join(self.dir.name, "notes.txt")
+        with open(text, "w") as f:
+            f.write("hello, this is not a database\n" * 10)
+        status, answers, err = batch(text, [{"op": "list"}])
+        self.assertEqual(status, 2)
+        self.assertIn("not a Keyscope workspace", err)
+        other = os.path.join(self.dir.name, "other.db")
+        with sqlite3.connect(other) as db:
+            db.execute("CREATE TABLE x(a)")
+        status, _, err = batch(other, [{"op": "list"}])
+        self.assertEqual(status, 2)
+        self.assertIn("not a Keyscope workspace", err)
+        with open(text, "rb") as f:
+            self.assertTrue(f.read().startswith(b"hello"))  # untouched
+
+    def test_refuses_a_newer_format(self):
+        batch(self.ws, [table()])
+        with sqlite3.connect(self.ws) as db:
+            db.execute("PRAGMA user_version = 99")
+        status, _, err = batch(self.ws, [{"op": "list"}])
+        self.assertEqual(status, 2)
+        self.assertIn("newer", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
