@@ -144,6 +144,31 @@ TEST(FilterComparator, RegexErrorsAndLimits) {
   EXPECT_TRUE(ByteComparator::parse("regexstring:" + std::string(60, '(') + "a" + std::string(60, ')')).isOk());
 }
 
+// Patterns at the limits compile and match with bounded recursion; arbitrary
+// patterns either compile or fail cleanly.
+TEST(FilterComparator, RegexAtTheLimitsAndArbitraryPatternsAreSafe) {
+  std::string groups, optionals;
+  for (int i = 0; i < 2048; ++i) groups += "()";
+  for (int i = 0; i < 2047; ++i) optionals += "a?";
+  EXPECT_EQ(comparatorOf("regexstring:" + groups).compareTo("xyz"), 0);
+  EXPECT_EQ(comparatorOf("regexstring:" + optionals + "b").compareTo(std::string(100, 'a') + "b"), 0);
+  EXPECT_EQ(comparatorOf("regexstring:" + std::string(4096, 'a')).compareTo(std::string(4096, 'a')), 0);
+  EXPECT_FALSE(ByteComparator::parse("regexstring:(a{1000}){1000}").isOk()) << "too many states";
+  EXPECT_FALSE(ByteComparator::parse("regexstring:[a-\xff]").isOk());
+  const std::string alphabet = "ab.*+?|()[]{}^$\\d,-0129:=!<\x80\xff";
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1), len(0, 16);
+  for (int i = 0; i < 5000; ++i) {
+    std::string pattern;
+    for (size_t n = len(rng); n > 0; --n) pattern += alphabet[pick(rng)];
+    auto c = ByteComparator::make(ByteComparator::Kind::kRegexString, pattern);
+    if (c) {
+      const int r = c->compareTo("ab\n\x80" "ba,01=");
+      EXPECT_TRUE(r == 0 || r == 1);
+    }
+  }
+}
+
 TEST(FilterComparator, SubstringIsCaseInsensitive) {
   EXPECT_EQ(comparatorOf("substring:AbC").compareTo("xxabcxx"), 0);
   EXPECT_EQ(comparatorOf("substring:abc").compareTo("XABCX"), 0);
