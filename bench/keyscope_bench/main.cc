@@ -29,7 +29,8 @@ void usage(FILE* out) {
                "  --cache-mib N      block/page cache per peer (default 64)\n"
                "  --memstore-mib N   memstore flush size = write buffer (default 64)\n"
                "  --dir DIR          scratch directory (default: a new one under $TMPDIR)\n"
-               "  --json             print JSON instead of Markdown\n",
+               "  --json             print JSON instead of Markdown\n"
+               "  --json-out FILE    also write the JSON report to FILE\n",
                peers.c_str());
 }
 
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   RunConfig config;
   std::string child;
   bool json = false;
+  std::string jsonOut;
   bool ownDir = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -88,6 +90,8 @@ int main(int argc, char** argv) {
       config.dir = value();
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--json-out") {
+      jsonOut = value();
     } else if (a == "--child") {
       child = value();
     } else {
@@ -137,6 +141,12 @@ int main(int argc, char** argv) {
   const std::string report =
       json ? jsonReport(config, info, rounds) : markdownReport(config, info, rounds);
   std::fputs(report.c_str(), stdout);
+  if (!jsonOut.empty()) {
+    FILE* f = std::fopen(jsonOut.c_str(), "w");
+    if (f == nullptr) die("cannot write " + jsonOut);
+    std::fputs(jsonReport(config, info, rounds).c_str(), f);
+    std::fclose(f);
+  }
   for (const Round& r : rounds) {
     if (!r.ok) return 1;
   }
