@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <cstdlib>
+
 #include "engine/varint.h"
 
 namespace keyscope::engine {
@@ -15,21 +17,24 @@ void appendChecksum(std::string* out) {
 }
 }  // namespace
 
-std::string encodeLogRecord(const std::vector<LogEntry>& entries) {
-  std::string out;
-  size_t reserve = 16;
-  for (const LogEntry& e : entries) reserve += e.family.size() + e.key.size() + e.value.size() + 12;
-  out.reserve(reserve);
-  out.push_back(static_cast<char>(kRecordVersion));
-  putVarint(&out, entries.size());
-  for (const LogEntry& e : entries) {
-    putVarint(&out, static_cast<uint64_t>(e.regionId));
-    putLengthPrefixed(&out, e.family);
-    putLengthPrefixed(&out, e.key);
-    putLengthPrefixed(&out, e.value);
-  }
-  appendChecksum(&out);
-  return out;
+LogRecordBuilder::LogRecordBuilder(size_t entryCount) : m_expected(entryCount) {
+  m_body.push_back(static_cast<char>(kRecordVersion));
+  putVarint(&m_body, entryCount);
+}
+
+void LogRecordBuilder::add(int64_t regionId, std::string_view family, BytesView key, BytesView value) {
+  putVarint(&m_body, static_cast<uint64_t>(regionId));
+  putLengthPrefixed(&m_body, family);
+  putLengthPrefixed(&m_body, key);
+  putLengthPrefixed(&m_body, value);
+  ++m_added;
+}
+
+std::string LogRecordBuilder::finish() && {
+  // REQUIRES: exactly the announced number of entries (the count leads the record).
+  if (m_added != m_expected) std::abort();
+  appendChecksum(&m_body);
+  return std::move(m_body);
 }
 
 Result<std::vector<LogEntry>> decodeLogRecord(int64_t seq, BytesView record) {

@@ -28,7 +28,19 @@ struct LogEntry {
   Bytes value;
 };
 
-std::string encodeLogRecord(const std::vector<LogEntry>& entries);
+// Builds a record entry by entry, without copying the entries first.
+class LogRecordBuilder {
+ public:
+  explicit LogRecordBuilder(size_t entryCount);
+  void add(int64_t regionId, std::string_view family, BytesView key, BytesView value);
+  std::string finish() &&;
+
+ private:
+  std::string m_body;
+  size_t m_expected;
+  size_t m_added = 0;
+};
+
 // Corruption naming the record when the checksum or a length does not fit.
 Result<std::vector<LogEntry>> decodeLogRecord(int64_t seq, BytesView record);
 

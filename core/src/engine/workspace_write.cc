@@ -150,10 +150,15 @@ Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability d
                                   std::unique_lock<std::mutex>& writeLock) {
   // Backpressure: wait while a region is far past its flush size and its
   // previous flush has not finished (the memstore would grow without bound).
+  std::vector<Region*> regions;
   for (const ResolvedCell& cell : cells) {
-    const uint64_t limit = kMemstoreBlockingMultiplier * findTable(cell.region->tableName)->options.memstoreFlushSize;
-    while (cell.region->memstoreBytes() > limit) {
-      maybeScheduleFlush(cell.region);
+    if (std::find(regions.begin(), regions.end(), cell.region.get()) == regions.end()) regions.push_back(cell.region.get());
+  }
+  for (Region* region : regions) {
+    auto table = findTable(region->tableName);
+    const uint64_t limit = kMemstoreBlockingMultiplier * (table != nullptr ? table->options.memstoreFlushSize : 0);
+    while (table != nullptr && region->memstoreBytes() > limit) {
+      maybeScheduleFlush(regionById(region->id));
       if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
         std::lock_guard queue(m_queueMutex);
         if (!m_backgroundError.isOk()) return m_backgroundError;
@@ -161,11 +166,10 @@ Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability d
     }
   }
   if (durability != Durability::kSkipWal) {
-    std::vector<LogEntry> entries;
-    entries.reserve(cells.size());
-    for (const ResolvedCell& cell : cells) entries.push_back({cell.region->id, cell.family, cell.key, cell.value});
+    LogRecordBuilder builder(cells.size());
+    for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, cell.key, cell.value);
     const int64_t seq = m_lastSeq + 1;
-    std::string record = encodeLogRecord(entries);
+    std::string record = std::move(builder).finish();
     if (durability == Durability::kAsyncWal) {
       m_asyncLog.emplace_back(seq, std::move(record));
       if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);
