@@ -134,8 +134,9 @@ int main(int argc, char** argv) {
     command = "keyscope-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   }
-  const RunInfo info = describeRun(command);
+  RunInfo info = describeRun(command);
   const std::vector<Round> rounds = runRounds(config);
+  info.loadAfter = loadAverage();
   if (ownDir) std::filesystem::remove_all(config.dir);
 
   const std::string report =

@@ -249,6 +249,13 @@ std::string jsonNumber(double v) {
 
 }  // namespace
 
+std::string loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(in >> one >> five >> fifteen)) return "";
+  return one + " " + five + " " + fifteen;
+}
+
 RunInfo describeRun(const std::string& command) {
   RunInfo info;
   info.command = command;
@@ -269,6 +276,7 @@ RunInfo describeRun(const std::string& command) {
     }
   }
   if (info.cpu.empty()) info.cpu = "unknown CPU";
+  info.loadBefore = loadAverage();
   return info;
 }
 
@@ -277,7 +285,12 @@ std::string markdownReport(const RunConfig& config, const RunInfo& info,
   std::string md;
   md += "`" + info.command + "`\n\n";
   md += "Machine: " + std::to_string(info.cores) + " cores (nproc), " + info.cpu +
-        ". Date: " + info.date + ".\n\n";
+        ". Date: " + info.date + ".";
+  if (!info.loadBefore.empty()) {
+    md +=
+        " Load average (1/5/15 min): " + info.loadBefore + " before, " + info.loadAfter + " after.";
+  }
+  md += "\n\n";
   md += "Workload: " + thousands(config.workload.cells) + " cells (seed " +
         std::to_string(config.workload.seed) +
         "), OpenTSDB-style keys metric(2)|entity(4)|reversed hour(4), family d, 2-byte "
@@ -369,7 +382,8 @@ std::string jsonReport(const RunConfig& config, const RunInfo& info,
   j += "  \"command\": " + jsonString(info.command) + ",\n";
   j += "  \"date\": " + jsonString(info.date) + ",\n";
   j += "  \"machine\": {\"cores\": " + std::to_string(info.cores) +
-       ", \"cpu\": " + jsonString(info.cpu) + "},\n";
+       ", \"cpu\": " + jsonString(info.cpu) + ", \"load_before\": " + jsonString(info.loadBefore) +
+       ", \"load_after\": " + jsonString(info.loadAfter) + "},\n";
   j += "  \"workload\": {\"cells\": " + std::to_string(config.workload.cells) +
        ", \"seed\": " + std::to_string(config.workload.seed) +
        ", \"batch_cells\": " + std::to_string(config.phases.batchCells) +

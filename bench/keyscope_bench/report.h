@@ -20,9 +20,15 @@ struct RunInfo {
   std::string date;     // UTC, YYYY-MM-DD HH:MM
   int cores = 0;        // online processors (nproc)
   std::string cpu;      // "model name" from /proc/cpuinfo
+  // /proc/loadavg's 1/5/15-minute figures before and after the rounds: the
+  // machine may be shared, and a busy one slows every peer (not equally).
+  std::string loadBefore;
+  std::string loadAfter;
 };
 
 RunInfo describeRun(const std::string& command);
+// "0.52 0.61 0.70", or "" when /proc/loadavg cannot be read.
+std::string loadAverage();
 
 std::string markdownReport(const RunConfig& config, const RunInfo& info,
                            const std::vector<Round>& rounds);
