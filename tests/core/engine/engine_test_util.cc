@@ -1,5 +1,6 @@
 #include "engine_test_util.h"
 
+#include <limits>
 #include <random>
 
 namespace keyscope::test {
@@ -123,6 +124,46 @@ std::vector<std::string> EngineFixture::scanRows(const std::string& table, const
   return rows;
 }
 
+std::vector<Cell> EngineFixture::scanCells(const std::string& table, const ScanOptions& options) {
+  std::vector<Cell> cells;
+  for (const RowResult& r : scan(table, options)) cells.insert(cells.end(), r.cells.begin(), r.cells.end());
+  return cells;
+}
+
+std::vector<Cell> EngineFixture::rawCells(const std::string& table, TimeRange range) {
+  ScanOptions options;
+  options.raw = true;
+  options.maxVersions = std::numeric_limits<int32_t>::max();
+  options.timeRange = range;
+  return scanCells(table, options);
+}
+
+void EngineFixture::deleteSpecs(const std::string& table, const std::string& row, std::vector<DeleteSpec> specs) {
+  Delete del;
+  del.row = row;
+  del.specs = std::move(specs);
+  const Status s = m_ws->remove(table, del);
+  ASSERT_TRUE(s.isOk()) << s.toString();
+}
+
+size_t EngineFixture::storeFileCount(const std::string& table) {
+  auto files = m_ws->storeFiles(table);
+  if (!files) {
+    ADD_FAILURE() << files.status().toString();
+    return 0;
+  }
+  return files->size();
+}
+
+void EngineFixture::createTableWithSplits(const std::string& table, std::vector<FamilyOptions> families,
+                                          const std::vector<Bytes>& splits) {
+  TableOptions options;
+  options.name = table;
+  options.families = std::move(families);
+  const Status s = m_ws->createTable(options, splits);
+  ASSERT_TRUE(s.isOk()) << s.toString();
+}
+
 void EngineFixture::flush(const std::string& table) {
   const Status s = m_ws->flush(table);
   ASSERT_TRUE(s.isOk()) << s.toString();
@@ -131,6 +172,85 @@ void EngineFixture::flush(const std::string& table) {
 void EngineFixture::majorCompact(const std::string& table) {
   const Status s = m_ws->compact(table, true);
   ASSERT_TRUE(s.isOk()) << s.toString();
+}
+
+FamilyBuilder familyOf(const std::string& name) {
+  FamilyBuilder b;
+  b.options.name = name;
+  return b;
+}
+
+FamilyOptions StorageCase::apply(FamilyOptions family) const {
+  family.compression = compression;
+  family.blockSize = blockSize;
+  return family;
+}
+
+std::string StorageCase::name() const {
+  static const char* const kStorage[] = {"Memstore", "Flushed", "FlushedTwice", "MajorCompacted"};
+  return std::string(compression == Compression::kZstd ? "Zstd" : "None") + "_" + std::to_string(blockSize / 1024) +
+         "KiB_" + kStorage[static_cast<int>(storage)];
+}
+
+std::vector<StorageCase> allStorageCases() {
+  std::vector<StorageCase> cases;
+  for (Compression c : {Compression::kNone, Compression::kZstd}) {
+    for (uint32_t blockSize : {1024u, 65536u}) {
+      for (Storage s : {Storage::kMemstore, Storage::kFlushed, Storage::kFlushedTwice, Storage::kMajorCompacted})
+        cases.push_back({c, blockSize, s});
+    }
+  }
+  return cases;
+}
+
+std::string storageCaseName(const ::testing::TestParamInfo<StorageCase>& info) { return info.param.name(); }
+
+namespace {
+OpenOptions noBackgroundCompaction() {
+  OpenOptions options;
+  options.backgroundCompaction = false;
+  return options;
+}
+}  // namespace
+
+StorageTest::StorageTest() : m_fx(std::make_unique<EngineFixture>(noBackgroundCompaction())) {}
+
+void StorageTest::createTable(const std::string& table, std::vector<FamilyOptions> families) {
+  for (FamilyOptions& f : families) f = GetParam().apply(std::move(f));
+  m_fx->createTable(table, std::move(families));
+}
+
+void StorageTest::afterPhase(const std::string& table, int phase) {
+  switch (GetParam().storage) {
+    case Storage::kMemstore:
+      break;
+    case Storage::kFlushed:
+      if (phase == 2) m_fx->flush(table);
+      break;
+    case Storage::kFlushedTwice:
+      m_fx->flush(table);
+      break;
+    case Storage::kMajorCompacted:
+      m_fx->flush(table);
+      if (phase == 2) m_fx->majorCompact(table);
+      break;
+  }
+}
+
+Bytes longBytes(int64_t value) {
+  Bytes out(8, '\0');
+  auto u = static_cast<uint64_t>(value);
+  for (int i = 7; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
+    u >>= 8;
+  }
+  return out;
+}
+
+int64_t longValue(BytesView bytes) {
+  uint64_t x = 0;
+  for (char c : bytes) x = (x << 8) | static_cast<uint8_t>(c);
+  return static_cast<int64_t>(x);
 }
 
 }  // namespace keyscope::test
