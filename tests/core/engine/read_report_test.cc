@@ -1,0 +1,252 @@
+// The read report (DESIGN.md "The engine"): which store files a read skipped
+// and why - key range, time range or TTL (StoreFileReader.passesTimerangeFilter,
+// HBASE-SEMANTICS.md B3), bloom filter on gets (B8: ROW for single-row reads,
+// ROWCOL when exactly one column is asked for) - and the page cache at work.
+// Skipping must never change a result (TestScanWithBloomError).
+#include "engine_test_util.h"
+
+namespace keyscope::test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+OpenOptions quiet() {
+  OpenOptions o;
+  o.backgroundCompaction = false;
+  return o;
+}
+
+ReadReport getReport(EngineFixture& fx, GetOptions get, std::vector<Cell>* cells = nullptr) {
+  auto r = fx.ws().get("t", get);
+  EXPECT_TRUE(r.isOk()) << r.status().toString();
+  if (!r) return {};
+  if (cells != nullptr) *cells = r->cells;
+  return r->report;
+}
+
+ReadReport scanReport(EngineFixture& fx, const ScanOptions& scan, size_t* rows = nullptr) {
+  auto scanner = fx.ws().scan("t", scan);
+  EXPECT_TRUE(scanner.isOk()) << scanner.status().toString();
+  if (!scanner) return {};
+  RowResult row;
+  size_t n = 0;
+  while ((*scanner)->next(&row)) ++n;
+  EXPECT_TRUE((*scanner)->status().isOk());
+  if (rows != nullptr) *rows = n;
+  return (*scanner)->report();
+}
+
+GetOptions getRow(const std::string& row) {
+  GetOptions g;
+  g.row = row;
+  return g;
+}
+
+TEST(ReadReport, GetSkipsStoreFilesOutsideItsKeyRange) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").bloom(BloomType::kNone)});
+  for (const char* row : {"a", "b", "c"}) fx.put("t", row, "f:q", 1, row);
+  fx.flush("t");
+  for (const char* row : {"x", "y", "z"}) fx.put("t", row, "f:q", 1, row);
+  fx.flush("t");
+  std::vector<Cell> cells;
+  const ReadReport r = getReport(fx, getRow("b"), &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("1:b"));
+  EXPECT_EQ(r.regionsVisited, 1u);
+  EXPECT_EQ(r.storeFilesConsidered, 2u);
+  EXPECT_EQ(r.storeFilesSkippedByKeyRange, 1u);
+  EXPECT_EQ(r.memstoresRead, 0u);
+  EXPECT_EQ(r.cellsReturned, 1u);
+  EXPECT_EQ(r.rowsReturned, 1u);
+  EXPECT_GE(r.cellsExamined, r.cellsReturned);
+  EXPECT_GE(r.pagesRead, 1u);
+
+  ScanOptions scan;
+  scan.startRow = "x";
+  size_t rows = 0;
+  const ReadReport s = scanReport(fx, scan, &rows);
+  EXPECT_EQ(rows, 3u);
+  EXPECT_EQ(s.storeFilesSkippedByKeyRange, 1u);
+  EXPECT_EQ(s.rowsReturned, 3u);
+  EXPECT_EQ(s.cellsReturned, 3u);
+}
+
+TEST(ReadReport, ReadsSkipStoreFilesOutsideTheirTimeRange) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").versions(5)});
+  fx.put("t", "a", "f:q", 10, "old");
+  fx.flush("t");
+  fx.put("t", "a", "f:q", 100, "new");
+  fx.flush("t");
+  GetOptions get = getRow("a");
+  get.timeRange = {50, 200};
+  std::vector<Cell> cells;
+  ReadReport r = getReport(fx, get, &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("100:new"));
+  EXPECT_EQ(r.storeFilesSkippedByTimeRange, 1u);
+  get.timeRange = {0, 50};
+  r = getReport(fx, get, &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("10:old"));
+  EXPECT_EQ(r.storeFilesSkippedByTimeRange, 1u);
+  ScanOptions scan;
+  scan.timeRange = {0, 50};
+  EXPECT_EQ(scanReport(fx, scan).storeFilesSkippedByTimeRange, 1u);
+}
+
+TEST(ReadReport, AFileWithMarkersAfterTheRangeIsStillRead) {
+  // Without KEEP_DELETED_CELLS the markers reach back before the range.
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").versions(5)});
+  fx.put("t", "a", "f:q", 10, "old");
+  fx.flush("t");
+  fx.deleteCells("t", "a", DeleteScope::kColumnAll, "f:q", 100);
+  fx.flush("t");
+  GetOptions get = getRow("a");
+  get.timeRange = {0, 50};
+  std::vector<Cell> cells;
+  const ReadReport r = getReport(fx, get, &cells);
+  EXPECT_THAT(cells, IsEmpty());
+  EXPECT_EQ(r.storeFilesSkippedByTimeRange, 0u);
+}
+
+TEST(ReadReport, AFileOfOnlyExpiredCellsIsSkipped) {
+  EngineFixture fx(quiet());
+  fx.setClock(1'000'000);
+  fx.createTable("t", {familyOf("f").ttl(10)});
+  fx.putNow("t", "a", "f:q", "v");
+  fx.flush("t");
+  fx.setClock(1'000'000 + 10'001);
+  std::vector<Cell> cells;
+  const ReadReport r = getReport(fx, getRow("a"), &cells);
+  EXPECT_THAT(cells, IsEmpty());
+  EXPECT_EQ(r.storeFilesSkippedByTimeRange, 1u);
+  EXPECT_EQ(r.pagesRead, 0u);
+}
+
+TEST(ReadReport, RowBloomSkipsAFileWithoutTheRowOnAGet) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f")});  // BLOOMFILTER ROW, the default
+  fx.put("t", "a", "f:q", 1, "a1");
+  fx.put("t", "z", "f:q", 1, "z1");
+  fx.flush("t");
+  fx.put("t", "a", "f:q", 2, "a2");
+  fx.put("t", "m", "f:q", 2, "m2");
+  fx.put("t", "z", "f:q", 2, "z2");
+  fx.flush("t");
+  std::vector<Cell> cells;
+  ReadReport r = getReport(fx, getRow("m"), &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("2:m2"));
+  EXPECT_EQ(r.storeFilesConsidered, 2u);
+  EXPECT_EQ(r.storeFilesSkippedByKeyRange, 0u);
+  EXPECT_EQ(r.storeFilesSkippedByBloom, 1u);
+  // Scans never consult the row bloom.
+  ScanOptions scan;
+  scan.startRow = "m";
+  scan.stopRow = "m";
+  scan.stopInclusive = true;
+  EXPECT_EQ(scanReport(fx, scan).storeFilesSkippedByBloom, 0u);
+}
+
+TEST(ReadReport, WithoutABloomNothingIsSkippedByBloom) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").bloom(BloomType::kNone)});
+  fx.put("t", "a", "f:q", 1, "a1");
+  fx.put("t", "z", "f:q", 1, "z1");
+  fx.flush("t");
+  fx.put("t", "m", "f:q", 2, "m2");
+  fx.flush("t");
+  EXPECT_EQ(getReport(fx, getRow("m")).storeFilesSkippedByBloom, 0u);
+}
+
+TEST(ReadReport, RowColBloomSkipsAFileWithoutTheColumnOnASingleColumnGet) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").bloom(BloomType::kRowCol)});
+  fx.put("t", "r", "f:x", 1, "x1");
+  fx.flush("t");
+  fx.put("t", "r", "f:y", 2, "y2");
+  fx.flush("t");
+  GetOptions get = getRow("r");
+  get.columns = {column("f:y")};
+  std::vector<Cell> cells;
+  ReadReport r = getReport(fx, get, &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("2:y2"));
+  EXPECT_EQ(r.storeFilesSkippedByBloom, 1u);
+  // Two columns: the ROWCOL bloom is not consulted.
+  get.columns = {column("f:x"), column("f:y")};
+  r = getReport(fx, get, &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("1:x1", "2:y2"));
+  EXPECT_EQ(r.storeFilesSkippedByBloom, 0u);
+}
+
+class BloomNeverChangesResults : public ::testing::TestWithParam<BloomType> {};
+INSTANTIATE_TEST_SUITE_P(AllBlooms, BloomNeverChangesResults,
+                         ::testing::Values(BloomType::kNone, BloomType::kRow, BloomType::kRowCol));
+
+TEST_P(BloomNeverChangesResults, AFileHoldingOnlyARowDeleteStillMasks) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").bloom(GetParam()).versions(3)});
+  fx.put("t", "r", "f:q", 10, "v");
+  fx.put("t", "s", "f:q", 10, "v");
+  fx.flush("t");
+  fx.deleteRow("t", "r", 20);
+  fx.deleteCells("t", "s", DeleteScope::kColumnAll, "f:q", 20);
+  fx.flush("t");
+  EXPECT_THAT(fx.getColumn("t", "r", "f:q"), IsEmpty());
+  EXPECT_THAT(fx.getColumn("t", "s", "f:q"), IsEmpty());
+  EXPECT_THAT(fx.get("t", getRow("r")), IsEmpty());
+  fx.put("t", "r", "f:q", 30, "after");
+  fx.flush("t");
+  EXPECT_THAT(describe(fx.getColumn("t", "r", "f:q", 3)), ElementsAre("30:after"));
+}
+
+TEST(ReadReport, ARepeatedGetIsServedFromThePageCache) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").compression(Compression::kZstd)});
+  for (int i = 0; i < 50; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 1, std::string(100, 'v'));
+  fx.flush("t");
+  fx.reopen();  // an empty cache
+  GetOptions get = getRow("row7");
+  get.cacheBlocks = false;
+  ReadReport first = getReport(fx, get);
+  ReadReport second = getReport(fx, get);
+  EXPECT_GE(first.pagesRead, 1u);
+  EXPECT_EQ(first.pageCacheHits, 0u);
+  EXPECT_EQ(second.pageCacheHits, 0u);  // CACHE_BLOCKS false: nothing was kept
+  EXPECT_GT(second.bytesReadFromStorage, 0u);
+  EXPECT_GT(second.bytesDecompressed, 0u);
+
+  get.cacheBlocks = true;
+  first = getReport(fx, get);
+  second = getReport(fx, get);
+  EXPECT_EQ(first.pageCacheHits, 0u);
+  EXPECT_GT(first.bytesReadFromStorage, 0u);
+  EXPECT_GE(second.pagesRead, 1u);
+  EXPECT_EQ(second.pageCacheHits, second.pagesRead);
+  EXPECT_EQ(second.bytesReadFromStorage, 0u);
+  EXPECT_EQ(second.bytesDecompressed, 0u);
+}
+
+TEST(ReadReport, MemstoreReadsAreCounted) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f")});
+  fx.put("t", "a", "f:q", 1, "v");
+  const ReadReport r = getReport(fx, getRow("a"));
+  EXPECT_EQ(r.memstoresRead, 1u);
+  EXPECT_EQ(r.storeFilesConsidered, 0u);
+  EXPECT_EQ(r.pagesRead, 0u);
+  EXPECT_EQ(r.cellsReturned, 1u);
+}
+
+TEST(ReadReport, CellsExaminedIncludeMaskedVersionsAndMarkers) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f").versions(5)});
+  for (int64_t ts : {10, 20, 30}) fx.put("t", "a", "f:q", ts, "v");
+  fx.deleteCells("t", "a", DeleteScope::kColumnVersion, "f:q", 30);
+  const ReadReport r = getReport(fx, getRow("a"));
+  EXPECT_EQ(r.cellsReturned, 1u);
+  EXPECT_GE(r.cellsExamined, 3u);  // the marker, the masked 30, then 20
+}
+
+}  // namespace
+}  // namespace keyscope::test
