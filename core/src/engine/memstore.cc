@@ -28,7 +28,9 @@ struct Memstore::Node {
 };
 
 namespace {
-constexpr size_t kArenaBlock = 1 << 20;
+// Arena blocks start small (a region may hold a handful of cells) and double
+// up to 1 MiB, so a big memstore costs few allocations and a small one little memory.
+constexpr size_t kMaxArenaBlock = 1 << 20;
 }
 
 Memstore::Memstore() {
@@ -42,12 +44,14 @@ Memstore::~Memstore() = default;
 char* Memstore::allocate(size_t bytes) {
   bytes = (bytes + 7) & ~size_t{7};
   if (bytes > m_allocRemaining) {
-    const size_t blockSize = std::max(bytes, kArenaBlock);
+    m_nextBlock = std::min(m_nextBlock * 2, kMaxArenaBlock);
+    const size_t blockSize = std::max(bytes, m_nextBlock);
     m_blocks.push_back(std::make_unique<char[]>(blockSize));
     m_allocPtr = m_blocks.back().get();
     m_allocRemaining = blockSize;
-    m_bytes.fetch_add(blockSize, std::memory_order_relaxed);
   }
+  // Bytes in use, not blocks reserved: this is what triggers flushes.
+  m_bytes.fetch_add(bytes, std::memory_order_relaxed);
   char* result = m_allocPtr;
   m_allocPtr += bytes;
   m_allocRemaining -= bytes;

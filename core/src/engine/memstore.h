@@ -61,6 +61,7 @@ class Memstore {
   std::vector<std::unique_ptr<char[]>> m_blocks;
   char* m_allocPtr = nullptr;
   size_t m_allocRemaining = 0;
+  size_t m_nextBlock = 2 << 10;  // doubled before each new block: the first is 4 KiB
   uint32_t m_random = 0xdeadbeef;
   std::atomic<uint64_t> m_bytes{0};
   std::atomic<uint64_t> m_entries{0};
