@@ -67,8 +67,10 @@ const PeerInfo* findPeer(std::string_view name);
 // True when RocksDB is Debian's library (assertions on) rather than an NDEBUG build.
 bool rocksDbHasAssertions();
 
-// Ends the process with "keyscope-bench: <what>" on stderr.
+// Ends the process with "keyscope-bench: <what>" on stderr (and, in a child
+// after reportErrorsOnStdout(), "error <what>" on stdout for the runner).
 [[noreturn]] void die(const std::string& what);
+void reportErrorsOnStdout();
 
 // The smallest key greater than every key starting with prefix ("" when none:
 // prefix is empty or all 0xFF).

@@ -29,8 +29,20 @@ const PeerInfo* findPeer(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+bool g_reportErrorsOnStdout = false;
+}  // namespace
+
+void reportErrorsOnStdout() {
+  g_reportErrorsOnStdout = true;
+}
+
 void die(const std::string& what) {
   std::fprintf(stderr, "keyscope-bench: %s\n", what.c_str());
+  if (g_reportErrorsOnStdout) {
+    std::printf("error %s\n", what.c_str());
+    std::fflush(stdout);
+  }
   std::fflush(stderr);
   std::exit(2);
 }

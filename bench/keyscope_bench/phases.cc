@@ -28,6 +28,20 @@ uint64_t directoryBytes(const fs::path& dir) {
   return total;
 }
 
+// Names the store's files and their sizes on stderr (where the bytes went).
+void listFiles(const fs::path& dir) {
+  std::string line;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file() || entry.file_size() < (64u << 10)) continue;
+    char item[256];
+    std::snprintf(item, sizeof item, "%s%s %.1f MiB", line.empty() ? "" : ", ",
+                  fs::relative(entry.path(), dir).c_str(),
+                  static_cast<double>(entry.file_size()) / (1 << 20));
+    line += item;
+  }
+  std::fprintf(stderr, "    %-24s %s\n", "files of 64 KiB or more", line.c_str());
+}
+
 void freshDirectory(const fs::path& dir) {
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -183,6 +197,7 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
   // 8. Size on disk.
   peer.close();
   m["stored_bytes"] = static_cast<double>(directoryBytes(randomDir));
+  listFiles(randomDir);
   fs::remove_all(randomDir);
   return m;
 }

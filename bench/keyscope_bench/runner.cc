@@ -19,12 +19,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Metrics parseMetrics(const std::string& text) {
+// The child's stdout: "name value" lines, or an "error <message>" line.
+Metrics parseMetrics(const std::string& text, std::string* error) {
   Metrics m;
   std::istringstream in(text);
-  std::string name;
-  double value = 0;
-  while (in >> name >> value) m[name] = value;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("error ", 0) == 0) {
+      *error = line.substr(6);
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string name;
+    double value = 0;
+    if (fields >> name >> value) m[name] = value;
+  }
   return m;
 }
 
@@ -109,15 +118,18 @@ std::vector<Round> runRounds(const RunConfig& config) {
         rounds.push_back(std::move(round));
         continue;
       }
+      std::string childError;
+      const Metrics metrics = parseMetrics(out, &childError);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         round.ok = true;
-        round.metrics = parseMetrics(out);
+        round.metrics = metrics;
         round.metrics["peak_rss_bytes"] = static_cast<double>(usage.ru_maxrss) * 1024.0;  // KiB
         std::fprintf(stderr, "    %-24s %8.1f MiB\n", "peak RSS",
                      round.metrics["peak_rss_bytes"] / (1 << 20));
       } else {
-        round.error = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                                          : "exit code " + std::to_string(WEXITSTATUS(status));
+        round.error = !childError.empty()   ? childError
+                      : WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                            : "exit code " + std::to_string(WEXITSTATUS(status));
         std::fprintf(stderr, "    failed: %s\n", round.error.c_str());
       }
       fs::remove_all(dir);
@@ -128,6 +140,7 @@ std::vector<Round> runRounds(const RunConfig& config) {
 }
 
 int runChild(const std::string& peerName, const RunConfig& config) {
+  reportErrorsOnStdout();
   const PeerInfo* info = findPeer(peerName);
   if (info == nullptr) die("unknown peer '" + peerName + "'");
   const Workload workload(config.workload);
