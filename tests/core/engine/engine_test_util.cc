@@ -205,6 +205,8 @@ std::vector<StorageCase> allStorageCases() {
 
 std::string storageCaseName(const ::testing::TestParamInfo<StorageCase>& info) { return info.param.name(); }
 
+void PrintTo(const StorageCase& c, std::ostream* os) { *os << c.name(); }
+
 namespace {
 OpenOptions noBackgroundCompaction() {
   OpenOptions options;

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,8 @@ class StorageTest : public ::testing::TestWithParam<StorageCase> {
 };
 
 std::string storageCaseName(const ::testing::TestParamInfo<StorageCase>& info);
+// gtest prints a failing case's parameter with this.
+void PrintTo(const StorageCase& c, std::ostream* os);
 
 #define KEYSCOPE_STORAGE_CASES(Suite) \
   INSTANTIATE_TEST_SUITE_P(AllStorage, Suite, ::testing::ValuesIn(::keyscope::test::allStorageCases()), \
