@@ -168,6 +168,22 @@ class BatchTest(unittest.TestCase):
             proc.wait(timeout=60)
             proc.stdout.close()
 
+    def test_a_workspace_has_one_writer_process_at_a_time(self):
+        first = subprocess.Popen([CLI, "batch", self.ws], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            first.stdin.write(json.dumps(table()) + "\n")
+            first.stdin.flush()
+            self.assertEqual(json.loads(first.stdout.readline()), {"ok": True})
+            status, _, err = batch(self.ws, [{"op": "list"}])
+            self.assertEqual(status, 2)
+            self.assertIn("open in another Keyscope process", err)
+        finally:
+            first.stdin.close()
+            first.wait(timeout=60)
+            first.stdout.close()
+        status, answers, _ = batch(self.ws, [{"op": "list"}])
+        self.assertEqual((status, answers), (0, [{"tables": ["t"]}]))
+
     def test_refuses_files_that_are_not_workspaces(self):
         text = os.path.join(self.dir.name, "notes.txt")
         with open(text, "w") as f:

@@ -1,8 +1,12 @@
 #include "engine/catalog.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -125,7 +129,19 @@ Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool cre
     return s;
   }
   std::unique_ptr<Catalog> catalog(new Catalog(path, db));
-  if (Status s = catalog->initialise(empty); !s) return s;
+  if (Status s = catalog->lockExclusively(); !s) return s;
+  // SQLite's own refusals ("database disk image is malformed" for a truncated
+  // file, "file is not a database") do not say which file: name it.
+  if (Status s = catalog->initialise(empty); !s) {
+    if (s.message().find(path) != std::string::npos) return s;
+    const std::string message = path + ": " + s.message();
+    switch (s.code()) {
+      case Status::Code::kCorruption: return Status::corruption(message);
+      case Status::Code::kBusy: return Status::busy(message);
+      case Status::Code::kInvalidArgument: return Status::invalidArgument(message);
+      default: return Status::ioError(message);
+    }
+  }
   return catalog;
 }
 
@@ -135,6 +151,18 @@ Catalog::~Catalog() {
                         &m_deleteStoreFile, &m_addPending, &m_removePending, &m_setFlushedSeq})
     st->finalize();
   sqlite3_close(m_db);
+  if (m_lockFd >= 0) ::close(m_lockFd);  // after SQLite: see m_lockFd
+}
+
+Status Catalog::lockExclusively() {
+  m_lockFd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (m_lockFd < 0) return Status::ioError("opening " + m_path + " to lock it: " + std::strerror(errno));
+  if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK)
+      return Status::busy(m_path + " is open in another Keyscope process; close it there first");
+    return Status::ioError("locking " + m_path + ": " + std::strerror(errno));
+  }
+  return Status::ok();
 }
 
 Status Catalog::initialise(bool fresh) {

@@ -104,11 +104,17 @@ class Catalog {
 
  private:
   Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+  Status lockExclusively();
   Status initialise(bool fresh);
   Status prepareStatements();
 
   std::string m_path;
   sqlite3* m_db;
+  // An flock on the workspace file: one process writes a workspace at a time
+  // (each keeps memstores and counters of its own). Held open until the
+  // connections are closed, because closing any descriptor of a file drops
+  // the process's POSIX locks on it, SQLite's included.
+  int m_lockFd = -1;
   int64_t m_maxFileId = 0;
   int64_t m_maxWalSeq = 0;
   Statement m_begin, m_commit, m_rollback, m_appendWal, m_truncateWal;
