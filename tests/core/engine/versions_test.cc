@@ -157,3 +157,45 @@ TEST(Versions, TimeRangeCountsOnlyVersionsInsideTheRange) {
 
 }  // namespace
 }  // namespace keyscope::test
+
+namespace keyscope::test {
+namespace {
+
+// Edge values (STYLE.md): timestamps 0 and Long.MAX_VALUE - 1, an empty
+// qualifier and value, 0x00 and 0xFF inside rows and qualifiers.
+TEST_P(VersionsStorage, EdgeTimestampsAndBytesRoundTrip) {
+  constexpr int64_t kNewest = std::numeric_limits<int64_t>::max() - 1;
+  createTable("t", {familyOf("f").versions(3)});
+  const Bytes row0("r\x00", 2), rowFF("r\xff", 2);
+  fx().put("t", "r", "f:q", 0, "zero");
+  fx().put("t", row0, "f:", 5, "");
+  afterPhase("t", 1);
+  fx().put("t", "r", "f:q", kNewest, "newest");
+  fx().put("t", rowFF, std::string("f:\x00\xff", 4), 7, std::string("\x00\x01", 2));
+  afterPhase("t", 2);
+  EXPECT_THAT(describe(fx().getColumn("t", "r", "f:q", 3)), ElementsAre(std::to_string(kNewest) + ":newest", "0:zero"));
+  EXPECT_THAT(describe(fx().getColumn("t", "r", "f:q", 1, TimeRange::at(0))), ElementsAre("0:zero"));
+  EXPECT_THAT(describe(fx().getColumn("t", "r", "f:q", 1, TimeRange::at(kNewest))),
+              ElementsAre(std::to_string(kNewest) + ":newest"));
+  ScanOptions scan;
+  EXPECT_THAT(fx().scanRows("t", scan), ElementsAre("r", row0, rowFF));
+  const auto cells = fx().scanCells("t", scan);
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[1].qualifier, "");
+  EXPECT_EQ(cells[1].value, "");
+  EXPECT_EQ(cells[2].qualifier, std::string("\x00\xff", 2));
+  EXPECT_EQ(cells[2].value, std::string("\x00\x01", 2));
+}
+
+TEST_P(VersionsStorage, AnEmptyQualifierPutIsMaskedByFamilyMarkersLikeAnyColumn) {
+  createTable("t", {familyOf("f").versions(3)});
+  fx().put("t", "r", "f:", 10, "e10");
+  fx().put("t", "r", "f:", 30, "e30");
+  afterPhase("t", 1);
+  fx().deleteCells("t", "r", DeleteScope::kFamily, "f", 20);
+  afterPhase("t", 2);
+  EXPECT_THAT(describe(fx().getColumn("t", "r", "f:", 3)), ElementsAre("30:e30"));
+}
+
+}  // namespace
+}  // namespace keyscope::test
