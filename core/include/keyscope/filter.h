@@ -11,7 +11,8 @@
 //     for each cell of the row that passed the time range, column and version
 //     checks, in cell order (family asc, qualifier asc, timestamp desc):
 //       filterCell(cell) -> a FilterCode; included cells go through transformCell()
-//     if hasFilterRow(): filterRowCells(cells); then the row is dropped if filterRow()
+//     on a non-empty row: filterRowCells(cells) if hasFilterRow(); then the row
+//     is dropped if filterRow() (called whether or not hasFilterRow())
 //
 // Instances are not thread-safe; prototypes are immutable and may be shared.
 #pragma once
@@ -83,6 +84,14 @@ class Filter {
   virtual bool hasFilterRow() const { return false; }
   virtual void filterRowCells(std::vector<Cell>& /*cells*/) {}
   virtual bool filterRow() { return false; }
+
+  // Filter.setReversed: a reversed scan sets it on its copy before the first
+  // row (rows then arrive in descending order). Lists and wrappers pass it on.
+  virtual void setReversed(bool reversed) { m_reversed = reversed; }
+  bool isReversed() const { return m_reversed; }
+
+ private:
+  bool m_reversed = false;
 };
 
 // HBase's filter language (ParseFilter), e.g.
@@ -91,7 +100,7 @@ class Filter {
 Result<std::shared_ptr<const Filter>> parseFilter(std::string_view text);
 
 // The batch API's JSON form: {"type":"PrefixFilter","prefix":"row"}, ... (see
-// docs/BATCH-API.md). `json` is the object's text.
+// docs/FILTERS.md). `json` is the object's text.
 Result<std::shared_ptr<const Filter>> filterFromJson(std::string_view json);
 
 }  // namespace keyscope

@@ -13,7 +13,10 @@ const std::string& keyAfterEverything() {
 
 TableScanner::TableScanner(std::shared_ptr<const Table> table, ScanOptions options, ScanEnvironment env)
     : m_table(std::move(table)), m_options(std::move(options)), m_env(std::move(env)), m_pages(m_env.pool) {
-  if (m_options.filter != nullptr) m_filter = m_options.filter->clone();
+  if (m_options.filter != nullptr) {
+    m_filter = m_options.filter->clone();
+    m_filter->setReversed(m_options.reversed);
+  }
   const auto& regions = m_table->regions;
   if (!m_options.stopRow.empty()) m_stopKey = rowStartKey(m_options.stopRow);
   if (!m_options.reversed) {

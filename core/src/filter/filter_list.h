@@ -42,6 +42,10 @@ class FilterList final : public Filter {
   bool hasFilterRow() const override;
   void filterRowCells(std::vector<Cell>& cells) override;
   bool filterRow() override;
+  void setReversed(bool reversed) override {
+    Filter::setReversed(reversed);
+    for (auto& f : m_filters) f->setReversed(reversed);
+  }
 
  private:
   FilterCode filterCellAnd(const CellRef& cell);

@@ -12,9 +12,8 @@ bool PrefixFilter::filterRowKey(BytesView row) {
   if (filterAllRemaining()) return true;
   if (row.size() < m_prefix.size()) return true;  // leaves m_filterRow as reset() set it
   const int cmp = compareBytes(row.substr(0, m_prefix.size()), m_prefix);
-  // TODO: a reversed scan passes the prefix when cmp < 0; filter.h has no
-  // setReversed() yet, so this is the forward-scan rule only.
-  if (cmp > 0) m_passedPrefix = true;
+  // Rows past the prefix in the scan's direction end the scan.
+  if ((!isReversed() && cmp > 0) || (isReversed() && cmp < 0)) m_passedPrefix = true;
   m_filterRow = cmp != 0;
   return m_filterRow;
 }
@@ -27,7 +26,8 @@ std::string InclusiveStopFilter::toString() const { return "InclusiveStopFilter 
 
 bool InclusiveStopFilter::filterRowKey(BytesView row) {
   if (filterAllRemaining()) return true;
-  m_done = compareBytes(row, m_stopRow) > 0;  // forward scans (see PrefixFilter's TODO)
+  const int cmp = compareBytes(row, m_stopRow);
+  m_done = isReversed() ? cmp < 0 : cmp > 0;
   return m_done;
 }
 

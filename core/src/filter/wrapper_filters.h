@@ -26,6 +26,10 @@ class SkipFilter final : public Filter {
   void transformCell(Cell& cell) const override { m_filter->transformCell(cell); }
   bool hasFilterRow() const override { return true; }
   bool filterRow() override { return m_filterRow; }
+  void setReversed(bool reversed) override {
+    Filter::setReversed(reversed);
+    m_filter->setReversed(reversed);
+  }
 
  private:
   std::unique_ptr<Filter> m_filter;
@@ -44,6 +48,10 @@ class WhileMatchFilter final : public Filter {
   }
   std::string toString() const override { return "WHILE " + m_filter->toString(); }
   void reset() override { m_filter->reset(); }
+  void setReversed(bool reversed) override {
+    Filter::setReversed(reversed);
+    m_filter->setReversed(reversed);
+  }
   bool filterAllRemaining() override { return m_filterAllRemaining || m_filter->filterAllRemaining(); }
   bool filterRowKey(BytesView row) override;
   FilterCode filterCell(const CellRef& cell) override;

@@ -1,5 +1,6 @@
 // The workspace end to end: create, write, read, flush, reopen.
 #include "engine_test_util.h"
+#include "keyscope/filter.h"
 
 namespace keyscope::test {
 namespace {
@@ -51,6 +52,22 @@ TEST(Workspace, ScanHonoursStartStopAndReverse) {
   ScanOptions all;
   all.reversed = true;
   EXPECT_THAT(fx.scanRows("t", all), ElementsAre("d", "c", "b", "a"));
+}
+
+TEST(Workspace, ReversedScanWithRowFiltersUsesTheReversedRules) {
+  EngineFixture fx;
+  fx.createTable("t", {family("f")});
+  for (const char* row : {"a1", "b1", "b2", "b3", "c1"}) fx.put("t", row, "f:q", 1, row);
+  ScanOptions scan;
+  scan.reversed = true;
+  auto prefix = parseFilter("PrefixFilter ('b')");
+  ASSERT_TRUE(prefix.isOk()) << prefix.status().toString();
+  scan.filter = *prefix;
+  EXPECT_THAT(fx.scanRows("t", scan), ElementsAre("b3", "b2", "b1"));
+  auto stop = parseFilter("InclusiveStopFilter ('b2')");
+  ASSERT_TRUE(stop.isOk());
+  scan.filter = *stop;
+  EXPECT_THAT(fx.scanRows("t", scan), ElementsAre("c1", "b3", "b2"));
 }
 
 TEST(Workspace, DeleteMasksLaterPutUntilMajorCompaction) {
