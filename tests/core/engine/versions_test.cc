@@ -199,3 +199,30 @@ TEST_P(VersionsStorage, AnEmptyQualifierPutIsMaskedByFamilyMarkersLikeAnyColumn)
 
 }  // namespace
 }  // namespace keyscope::test
+
+namespace keyscope::test {
+namespace {
+
+// The log replays writes in order: after a reopen the last write of a
+// duplicated key is still the one returned, and a marker still masks.
+TEST(Versions, DuplicateTimestampLastWriteWinsAfterReopen) {
+  EngineFixture fx;
+  fx.createTable("t", {familyOf("f").versions(3)});
+  fx.put("t", "r", "f:q", 5, "first");
+  fx.flush("t");
+  fx.put("t", "r", "f:q", 5, "second");
+  fx.put("t", "r", "f:p", 5, "one");
+  fx.put("t", "r", "f:p", 5, "two");
+  fx.deleteCells("t", "r", DeleteScope::kColumnVersion, "f:m", 9);
+  fx.put("t", "r", "f:m", 9, "masked");
+  fx.reopen();
+  GetOptions get;
+  get.row = "r";
+  get.maxVersions = 3;
+  EXPECT_THAT(describeFull(fx.get("t", get)), ElementsAre("r/f:p@5=two", "r/f:q@5=second"));
+  fx.flush("t");
+  EXPECT_THAT(describeFull(fx.get("t", get)), ElementsAre("r/f:p@5=two", "r/f:q@5=second"));
+}
+
+}  // namespace
+}  // namespace keyscope::test
