@@ -1,5 +1,6 @@
 #include "engine/compactor.h"
 
+#include <algorithm>
 #include <string>
 
 #include "engine/internal_key.h"
@@ -18,6 +19,20 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   settings.mode = input.mode;
   settings.family = &family;
   settings.oldestUnexpiredTs = family.ttlSeconds >= kTtlForever ? INT64_MIN : input.now - family.ttlSeconds * 1000;
+  InternalIterator& it = *input.source;
+  ParsedKey parsed;
+  if (input.mode == MatchMode::kMajorCompaction && family.keepDeletedCells != KeepDeletedCells::kFalse) {
+    // Store files keep no EARLIEST_PUT_TS, so one extra pass over the input
+    // finds it; only major compactions of KEEP_DELETED_CELLS families pay.
+    int64_t earliestPut = INT64_MAX;  // no put: every kept marker goes
+    for (it.seekToFirst(); it.valid(); it.next()) {
+      if (!parseInternalKey(it.key(), &parsed))
+        return Status::corruption("store file " + std::to_string(fileId) + ": malformed key in its input");
+      if (parsed.type == CellType::kPut) earliestPut = std::min(earliestPut, parsed.timestamp);
+    }
+    if (Status s = it.status(); !s) return s;
+    settings.earliestPutTs = earliestPut;
+  }
   QueryMatcher matcher(std::move(settings));
 
   StoreFileOptions options;
@@ -27,9 +42,7 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   StoreFileWriter writer(fileId, options, sink);
   bool wroteAny = false;
 
-  InternalIterator& it = *input.source;
   std::string row, skipPrefix;
-  ParsedKey parsed;
   it.seekToFirst();
   while (it.valid()) {
     const BytesView key = it.key();

@@ -215,6 +215,7 @@ MatchCode QueryMatcher::match(const ParsedKey& key, Filter* filter, const CellRe
         const KeepDeletedCells keep = m_settings.family->keepDeletedCells;
         if (keep == KeepDeletedCells::kFalse || (keep == KeepDeletedCells::kTtl && isExpired(key.timestamp)))
           return MatchCode::kSkip;  // the marker is dropped
+        if (key.timestamp < m_settings.earliestPutTs) return MatchCode::kSkip;  // nothing older to mask
       } else if (MatchCode c = checkDeleted(key); c != MatchCode::kInclude) {
         return c;
       }

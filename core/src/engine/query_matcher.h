@@ -71,6 +71,10 @@ struct MatcherSettings {
   bool hasFilter = false;
   // Cells older than this are expired (now - TTL); INT64_MIN when no TTL.
   int64_t oldestUnexpiredTs = INT64_MIN;
+  // Major compactions with KEEP_DELETED_CELLS: the earliest put timestamp of
+  // the input. A kept marker older than it masks nothing and is dropped
+  // (CompactionScanQueryMatcher.tryDropDelete, EARLIEST_PUT_TS).
+  int64_t earliestPutTs = INT64_MIN;
   // Explicit columns of this family (escaped qualifiers); empty: every column.
   std::set<std::string, std::less<>> columns;
 };

@@ -129,3 +129,27 @@ TEST(KeepDeletedCells, FalseMajorCompactionDropsDeletedCellsAndMarkers) {
 
 }  // namespace
 }  // namespace keyscope::test
+
+namespace keyscope::test {
+namespace {
+
+// HBASE-SEMANTICS.md B4: with KEEP_DELETED_CELLS, "markers that no longer
+// affect any put are still collected by major compactions":
+// CompactionScanQueryMatcher.tryDropDelete drops a marker older than the
+// store's earliest put (EARLIEST_PUT_TS); TestKeepDeletes#testBasicScenario
+// ("one delete marker left (the others did not have older puts)").
+TEST(KeepDeletedCells, MajorCompactionCollectsMarkersWithNoOlderPut) {
+  EngineFixture fx;
+  fx.createTable("t", {familyOf("f").versions(5).keepDeleted(KeepDeletedCells::kTrue),
+                       familyOf("g").versions(5).keepDeleted(KeepDeletedCells::kTrue)});
+  fx.put("t", "r", "f:q", 10, "v10");
+  fx.deleteCells("t", "r", DeleteScope::kColumnAll, "f:q", 5);  // older than every put
+  fx.deleteRow("t", "r", 20);                                    // a DeleteFamily in f and in g
+  fx.flush("t");
+  fx.majorCompact("t");
+  // g has no put at all and f's DeleteColumn@5 is older than f's only put.
+  EXPECT_THAT(describeFull(fx.rawCells("t")), ElementsAre("r/f:@20=DeleteFamily", "r/f:q@10=v10"));
+}
+
+}  // namespace
+}  // namespace keyscope::test
