@@ -26,6 +26,7 @@ uint64_t readBigEndian64(const char* p) {
 size_t escapedFieldEnd(BytesView key, size_t from) {
   size_t i = from;
   while (true) {
+    if (i >= key.size()) return std::string::npos;  // (and no memchr on an empty view's null data)
     const void* hit = std::memchr(key.data() + i, 0, key.size() - i);
     if (hit == nullptr) return std::string::npos;
     i = static_cast<size_t>(static_cast<const char*>(hit) - key.data());
@@ -42,7 +43,8 @@ size_t escapedFieldEnd(BytesView key, size_t from) {
 void appendEscaped(std::string* out, BytesView bytes) {
   size_t start = 0;
   while (true) {
-    const void* hit = std::memchr(bytes.data() + start, 0, bytes.size() - start);
+    // An empty view may have null data, which memchr must not get (UBSan).
+    const void* hit = start < bytes.size() ? std::memchr(bytes.data() + start, 0, bytes.size() - start) : nullptr;
     if (hit == nullptr) break;
     const auto at = static_cast<size_t>(static_cast<const char*>(hit) - bytes.data());
     out->append(bytes.data() + start, at - start);

@@ -99,6 +99,11 @@ void WorkspaceImpl::workerLoop() {
       }
       task = std::move(m_queue.front());
       m_queue.pop_front();
+      // No longer waiting: a write that passes the flush size from here on
+      // queues the next flush (erasing only after this one ran lost that
+      // request, and a writer held back by memstore pressure waited out its
+      // one-second timeout).
+      if (task.kind == TaskKind::kFlush) m_flushQueued.erase(task.regionId);
       if (m_stopping && task.done == nullptr && task.kind != TaskKind::kSyncLog) continue;  // the log holds it all
       m_busy = true;
     }
@@ -106,7 +111,6 @@ void WorkspaceImpl::workerLoop() {
     deleteObsoleteFiles();
     {
       std::lock_guard lock(m_queueMutex);
-      if (task.kind == TaskKind::kFlush) m_flushQueued.erase(task.regionId);
       if (task.done == nullptr && !status && m_backgroundError.isOk()) m_backgroundError = status;
       m_busy = false;
     }
