@@ -1,0 +1,472 @@
+// Damaged workspaces, for real: bytes flipped in a stored page or in a store
+// file's metadata through SQLite's own API while the workspace is closed,
+// truncated files, files that are not workspaces or are from a newer build.
+// Every one must give a clean Status that says what is damaged and where -
+// never a wrong answer and never a crash (this file also runs under
+// ASan+UBSan) - and reads that do not touch the damage keep working.
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/catalog.h"
+#include "engine_test_util.h"
+
+namespace keyscope::test {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+constexpr int kRows = 300;
+
+std::string rowName(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "row%04d", i);
+  return buf;
+}
+
+// About 120 bytes, different per row and family, compressible.
+std::string valueFor(const std::string& family, int i) {
+  std::string v = family + "-" + std::to_string(i) + ":";
+  for (int k = 0; k < 110; ++k) v += static_cast<char>('a' + (i * 7 + k * k) % 26);
+  return v;
+}
+
+// --- SQLite access to a closed workspace -------------------------------------
+
+class RawDb {
+ public:
+  explicit RawDb(const std::string& path, int flags = SQLITE_OPEN_READWRITE) {
+    if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK)
+      ADD_FAILURE() << "sqlite3_open_v2(" << path << "): " << sqlite3_errmsg(m_db);
+  }
+  ~RawDb() { sqlite3_close(m_db); }
+  RawDb(const RawDb&) = delete;
+  RawDb& operator=(const RawDb&) = delete;
+
+  void exec(const std::string& sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK)
+      ADD_FAILURE() << sql << ": " << (error != nullptr ? error : "?");
+    sqlite3_free(error);
+  }
+
+  // The first column of the first row, as bytes (empty when there is none).
+  std::string blob(const std::string& sql, int64_t arg) {
+    sqlite3_stmt* st = prepare(sql);
+    std::string out;
+    sqlite3_bind_int64(st, 1, arg);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      const auto* p = static_cast<const char*>(sqlite3_column_blob(st, 0));
+      out.assign(p == nullptr ? "" : p, static_cast<size_t>(sqlite3_column_bytes(st, 0)));
+    } else {
+      ADD_FAILURE() << sql << " (" << arg << "): no row";
+    }
+    sqlite3_finalize(st);
+    return out;
+  }
+
+  void setBlob(const std::string& sql, const std::string& data, int64_t arg) {
+    sqlite3_stmt* st = prepare(sql);
+    sqlite3_bind_blob64(st, 1, data.data(), data.size(), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, arg);
+    if (sqlite3_step(st) != SQLITE_DONE) ADD_FAILURE() << sql << ": " << sqlite3_errmsg(m_db);
+    if (sqlite3_changes(m_db) != 1) ADD_FAILURE() << sql << " (" << arg << "): changed " << sqlite3_changes(m_db) << " rows";
+    sqlite3_finalize(st);
+  }
+
+  int64_t integer(const std::string& sql) {
+    sqlite3_stmt* st = prepare(sql);
+    int64_t v = -1;
+    if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+  }
+
+ private:
+  sqlite3_stmt* prepare(const std::string& sql) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      ADD_FAILURE() << sql << ": " << sqlite3_errmsg(m_db);
+    return st;
+  }
+  sqlite3* m_db = nullptr;
+};
+
+struct StoredFile {
+  int64_t id = 0;
+  int64_t regionId = 0;
+  int64_t pages = 0;
+};
+
+// The one store file of `table`'s `family` (each test flushes once).
+StoredFile storedFile(RawDb& db, const std::string& table, const std::string& family) {
+  StoredFile f;
+  const std::string where = "FROM store_files s JOIN regions r USING(region_id) JOIN tables t USING(table_id) "
+                            "WHERE t.name = '" + table + "' AND s.family = '" + family + "'";
+  EXPECT_EQ(db.integer("SELECT count(*) " + where), 1) << table << ":" << family;
+  f.id = db.integer("SELECT s.file_id " + where);
+  f.regionId = db.integer("SELECT s.region_id " + where);
+  f.pages = db.integer("SELECT count(*) FROM pages WHERE page_id >> 20 = " + std::to_string(f.id));
+  return f;
+}
+
+int64_t pageRowId(int64_t fileId, int64_t pageNo) { return (fileId << 20) | pageNo; }
+
+std::string readFile(const std::string& path) {
+  std::string bytes;
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    char buf[8192];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
+    std::fclose(f);
+  }
+  return bytes;
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// --- A workspace to damage -----------------------------------------------------
+
+// Table t (families a and b) and table u (family a), kRows rows each, flushed
+// to one store file per family, then closed. Family a of t has pages of two or
+// three blocks (BLOCKSIZE 8 KiB over 4 KiB blocks) and several pages.
+class DamagedWorkspace : public ::testing::Test {
+ protected:
+  void build(Compression compression) {
+    auto ws = open();
+    ASSERT_TRUE(ws);
+    for (const char* name : {"t", "u"}) {
+      TableOptions table;
+      table.name = name;
+      for (const char* family : {"a", "b"}) {
+        if (std::string(name) == "u" && std::string(family) == "b") continue;
+        FamilyOptions f;
+        f.name = family;
+        f.compression = compression;
+        f.blockSize = 8192;
+        table.families.push_back(f);
+      }
+      ASSERT_TRUE((*ws)->createTable(table)) << name;
+      for (int i = 0; i < kRows; ++i) {
+        Put put{rowName(i), {}};
+        for (const FamilyOptions& f : table.families) put.cells.push_back({f.name, "q", 1, valueFor(f.name, i)});
+        ASSERT_TRUE((*ws)->put(name, put));
+      }
+      ASSERT_TRUE((*ws)->flush(name));
+    }
+  }
+
+  Result<std::unique_ptr<Workspace>> open() {
+    OpenOptions options;
+    options.createIfMissing = true;
+    return Workspace::open(path(), options);
+  }
+
+  std::string path() const { return m_dir.file("damaged.ksw"); }
+
+  TempDir m_dir;
+};
+
+// Reads every row of `table`'s `family`, one get each: each must be the right
+// value or a Corruption; returns the Corruption messages.
+std::vector<std::string> getEveryRow(Workspace& ws, const std::string& table, const std::string& family) {
+  std::vector<std::string> corruptions;
+  for (int i = 0; i < kRows; ++i) {
+    GetOptions get;
+    get.row = rowName(i);
+    get.columns = {ColumnSelector{family, std::nullopt}};
+    auto result = ws.get(table, get);
+    if (!result) {
+      EXPECT_EQ(result.status().code(), Status::Code::kCorruption) << result.status().toString();
+      corruptions.push_back(result.status().message());
+      continue;
+    }
+    EXPECT_THAT(describeFull(result->cells), ::testing::ElementsAre(get.row + "/" + family + ":q@1=" + valueFor(family, i)))
+        << table << " " << get.row;
+  }
+  return corruptions;
+}
+
+// Scans `table`'s `family`: the rows returned are right and in order; returns
+// the scan's final status.
+Status scanFamily(Workspace& ws, const std::string& table, const std::string& family, int* rowsSeen) {
+  ScanOptions scan;
+  scan.columns = {ColumnSelector{family, std::nullopt}};
+  auto scanner = ws.scan(table, scan);
+  if (!scanner) return scanner.status();
+  RowResult row;
+  *rowsSeen = 0;
+  while ((*scanner)->next(&row)) {
+    EXPECT_EQ(row.row, rowName(*rowsSeen));
+    EXPECT_THAT(describeFull(row.cells),
+                ::testing::ElementsAre(row.row + "/" + family + ":q@1=" + valueFor(family, *rowsSeen)));
+    ++*rowsSeen;
+  }
+  return (*scanner)->status();
+}
+
+auto namesPage(const StoredFile& f, int64_t pageNo) {
+  return AllOf(HasSubstr("table t"), HasSubstr("region " + std::to_string(f.regionId)), HasSubstr("family a"),
+               HasSubstr("store file " + std::to_string(f.id)), HasSubstr("page " + std::to_string(pageNo)));
+}
+
+// Where in the page the flipped byte sits (pages are whole blocks, no padding:
+// store_file_format.h).
+enum class FlipAt { kChecksum, kCompressionByte, kRawSize, kMiddle, kLastByte };
+
+struct FlipCase {
+  Compression compression;
+  FlipAt at;
+};
+
+class FlippedPageByte : public DamagedWorkspace, public ::testing::WithParamInterface<FlipCase> {};
+
+size_t offsetIn(const std::string& page, FlipAt at) {
+  switch (at) {
+    case FlipAt::kChecksum: return 3;
+    case FlipAt::kCompressionByte: return 8;
+    case FlipAt::kRawSize: return 11;
+    case FlipAt::kMiddle: return page.size() / 2;
+    case FlipAt::kLastByte: return page.size() - 1;
+  }
+  return 0;
+}
+
+TEST_P(FlippedPageByte, ReadsThatTouchThePageAreCorruptionNamingItAndOthersWork) {
+  build(GetParam().compression);
+  ASSERT_FALSE(HasFailure());
+  StoredFile damaged;
+  {
+    RawDb db(path());
+    damaged = storedFile(db, "t", "a");
+    ASSERT_GE(damaged.pages, 3) << "the family should span several pages";
+    const int64_t rowId = pageRowId(damaged.id, 1);
+    std::string page = db.blob("SELECT data FROM pages WHERE page_id = ?", rowId);
+    ASSERT_GT(page.size(), 16u);
+    page[offsetIn(page, GetParam().at)] ^= 0x10;
+    db.setBlob("UPDATE pages SET data = ? WHERE page_id = ?", page, rowId);
+  }
+  auto opened = open();
+  ASSERT_TRUE(opened) << opened.status().toString();
+  Workspace& ws = **opened;
+
+  // Point reads: the right value or a Corruption naming the page, never a
+  // wrong value; the rows in the other pages still read.
+  const std::vector<std::string> corruptions = getEveryRow(ws, "t", "a");
+  ASSERT_FALSE(corruptions.empty()) << "no read noticed the flipped byte";
+  EXPECT_LT(corruptions.size(), static_cast<size_t>(kRows) / 2);
+  for (const std::string& message : corruptions) EXPECT_THAT(message, namesPage(damaged, 1));
+  // Not cached as good: the same read fails the same way again.
+  EXPECT_EQ(getEveryRow(ws, "t", "a").size(), corruptions.size());
+
+  // A scan stops at the page with the same Corruption, after right rows only.
+  int rows = 0;
+  const Status scan = scanFamily(ws, "t", "a", &rows);
+  EXPECT_EQ(scan.code(), Status::Code::kCorruption) << scan.toString();
+  EXPECT_THAT(scan.message(), namesPage(damaged, 1));
+  EXPECT_LT(rows, kRows);
+
+  // The other family of the table and the other table do not touch the page.
+  EXPECT_TRUE(getEveryRow(ws, "t", "b").empty());
+  EXPECT_TRUE(getEveryRow(ws, "u", "a").empty());
+  EXPECT_TRUE(scanFamily(ws, "t", "b", &rows));
+  EXPECT_EQ(rows, kRows);
+  EXPECT_TRUE(scanFamily(ws, "u", "a", &rows));
+  EXPECT_EQ(rows, kRows);
+}
+
+const FlipCase kFlipCases[] = {
+    {Compression::kNone, FlipAt::kChecksum}, {Compression::kNone, FlipAt::kCompressionByte},
+    {Compression::kNone, FlipAt::kRawSize},  {Compression::kNone, FlipAt::kMiddle},
+    {Compression::kNone, FlipAt::kLastByte}, {Compression::kZstd, FlipAt::kChecksum},
+    {Compression::kZstd, FlipAt::kCompressionByte}, {Compression::kZstd, FlipAt::kRawSize},
+    {Compression::kZstd, FlipAt::kMiddle},   {Compression::kZstd, FlipAt::kLastByte},
+};
+
+std::string flipCaseName(const ::testing::TestParamInfo<FlipCase>& info) {
+  static const char* const kAt[] = {"Checksum", "CompressionByte", "RawSize", "Middle", "LastByte"};
+  return std::string(info.param.compression == Compression::kZstd ? "Zstd" : "None") +
+         kAt[static_cast<int>(info.param.at)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Corruption, FlippedPageByte, ::testing::ValuesIn(kFlipCases), flipCaseName);
+
+using CorruptionTest = DamagedWorkspace;
+
+TEST_F(CorruptionTest, MissingPageIsCorruptionNamingIt) {
+  build(Compression::kZstd);
+  ASSERT_FALSE(HasFailure());
+  StoredFile damaged;
+  {
+    RawDb db(path());
+    damaged = storedFile(db, "t", "a");
+    db.exec("DELETE FROM pages WHERE page_id = " + std::to_string(pageRowId(damaged.id, 2)));
+  }
+  auto opened = open();
+  ASSERT_TRUE(opened) << opened.status().toString();
+  const std::vector<std::string> corruptions = getEveryRow(**opened, "t", "a");
+  ASSERT_FALSE(corruptions.empty());
+  for (const std::string& message : corruptions) EXPECT_THAT(message, AllOf(namesPage(damaged, 2), HasSubstr("missing")));
+  EXPECT_TRUE(getEveryRow(**opened, "t", "b").empty());
+}
+
+TEST_F(CorruptionTest, ShortenedPageIsCorruptionNamingIt) {
+  build(Compression::kNone);
+  ASSERT_FALSE(HasFailure());
+  StoredFile damaged;
+  {
+    RawDb db(path());
+    damaged = storedFile(db, "t", "a");
+    db.exec("UPDATE pages SET data = substr(data, 1, length(data) / 2) WHERE page_id = " +
+            std::to_string(pageRowId(damaged.id, 1)));
+  }
+  auto opened = open();
+  ASSERT_TRUE(opened) << opened.status().toString();
+  const std::vector<std::string> corruptions = getEveryRow(**opened, "t", "a");
+  ASSERT_FALSE(corruptions.empty());
+  for (const std::string& message : corruptions) EXPECT_THAT(message, namesPage(damaged, 1));
+}
+
+// Flipping one byte of a store file's metadata blob: open refuses the
+// workspace and names the file.
+TEST_F(CorruptionTest, GarbledStoreFileMetadataFailsOpenNamingTheFile) {
+  for (const size_t at : {size_t{0}, size_t{8}, size_t{20}, size_t{0} - 1}) {
+    SCOPED_TRACE("byte " + std::to_string(at));
+    std::filesystem::remove(path());
+    build(Compression::kZstd);
+    ASSERT_FALSE(HasFailure());
+    StoredFile damaged;
+    {
+      RawDb db(path());
+      damaged = storedFile(db, "t", "a");
+      std::string meta = db.blob("SELECT meta FROM store_files WHERE file_id = ?", damaged.id);
+      ASSERT_GT(meta.size(), 24u);
+      meta[at < meta.size() ? at : meta.size() - 1] ^= 0x01;
+      db.setBlob("UPDATE store_files SET meta = ? WHERE file_id = ?", meta, damaged.id);
+    }
+    auto opened = open();
+    ASSERT_FALSE(opened) << "opened a workspace whose store file metadata is garbled";
+    EXPECT_EQ(opened.status().code(), Status::Code::kCorruption) << opened.status().toString();
+    EXPECT_THAT(opened.status().message(),
+                AllOf(HasSubstr("'t'"), HasSubstr("region " + std::to_string(damaged.regionId)), HasSubstr("'a'"),
+                      HasSubstr("store file " + std::to_string(damaged.id))));
+  }
+}
+
+TEST_F(CorruptionTest, CutShortStoreFileMetadataFailsOpenNamingTheFile) {
+  build(Compression::kNone);
+  ASSERT_FALSE(HasFailure());
+  StoredFile damaged;
+  {
+    RawDb db(path());
+    damaged = storedFile(db, "t", "b");
+    db.exec("UPDATE store_files SET meta = substr(meta, 1, 12) WHERE file_id = " + std::to_string(damaged.id));
+  }
+  auto opened = open();
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.status().code(), Status::Code::kCorruption) << opened.status().toString();
+  EXPECT_THAT(opened.status().message(), HasSubstr("store file " + std::to_string(damaged.id)));
+}
+
+// SQLite itself refuses a database file with fewer pages than its header
+// says; the refusal must name the file. Under 16 bytes it is not an SQLite
+// file at all. A file cut inside its last page still has that many (partly
+// zero) pages and may open: then every read is right or a Corruption.
+TEST_F(CorruptionTest, TruncatedWorkspaceFileIsRefusedNamingIt) {
+  build(Compression::kZstd);
+  ASSERT_FALSE(HasFailure());
+  const std::string whole = readFile(path());
+  ASSERT_GT(whole.size(), 3 * 8192u);
+  for (const size_t size : {whole.size() / 2, whole.size() - 8192, whole.size() - 1, size_t{8192}, size_t{100},
+                            size_t{10}}) {
+    SCOPED_TRACE("truncated to " + std::to_string(size) + " of " + std::to_string(whole.size()) + " bytes");
+    writeFile(path(), whole.substr(0, size));
+    auto opened = open();
+    if (opened && size % 8192 != 0) {
+      int rows = 0;
+      for (const auto& [table, family] : {std::pair{"t", "a"}, std::pair{"t", "b"}, std::pair{"u", "a"}}) {
+        for (const std::string& message : getEveryRow(**opened, table, family)) EXPECT_THAT(message, HasSubstr("page"));
+        const Status scan = scanFamily(**opened, table, family, &rows);
+        EXPECT_TRUE(scan || scan.code() == Status::Code::kCorruption) << scan.toString();
+      }
+      continue;
+    }
+    ASSERT_FALSE(opened) << "opened a truncated workspace";
+    EXPECT_EQ(opened.status().code(), size < 16 ? Status::Code::kInvalidArgument : Status::Code::kCorruption)
+        << opened.status().toString();
+    EXPECT_THAT(opened.status().message(), HasSubstr(path()));
+    EXPECT_EQ(readFile(path()), whole.substr(0, size)) << "refusing the file must not change it";
+  }
+}
+
+TEST_F(CorruptionTest, FileThatIsNotSqliteIsRefusedAndLeftAlone) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "this is a shopping list, not a database\n";
+  writeFile(path(), text);
+  auto opened = open();
+  ASSERT_FALSE(opened);
+  EXPECT_THAT(opened.status().message(), AllOf(HasSubstr(path()), HasSubstr("not an SQLite database")));
+  EXPECT_EQ(readFile(path()), text);
+
+  // The SQLite magic followed by garbage.
+  std::string fake = std::string("SQLite format 3\0", 16) + text;
+  writeFile(path(), fake);
+  opened = open();
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.status().code(), Status::Code::kCorruption) << opened.status().toString();
+  EXPECT_THAT(opened.status().message(), HasSubstr(path()));
+  EXPECT_EQ(readFile(path()), fake);
+}
+
+TEST_F(CorruptionTest, SqliteFileOfAnotherApplicationIsRefusedAndLeftAlone) {
+  for (const int applicationId : {0, 0x12345678}) {
+    SCOPED_TRACE("application_id " + std::to_string(applicationId));
+    std::filesystem::remove(path());
+    {
+      RawDb db(path(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+      db.exec("PRAGMA application_id = " + std::to_string(applicationId) +
+              "; CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES('milk')");
+    }
+    const std::string before = readFile(path());
+    auto opened = open();
+    ASSERT_FALSE(opened);
+    EXPECT_THAT(opened.status().message(), AllOf(HasSubstr(path()), HasSubstr("not a Keyscope workspace")));
+    EXPECT_EQ(readFile(path()), before) << "refusing the file must not change it";
+    EXPECT_FALSE(std::filesystem::exists(path() + "-wal")) << "refusing the file must not switch its journal mode";
+  }
+}
+
+TEST_F(CorruptionTest, WorkspaceOfANewerFormatIsRefused) {
+  build(Compression::kNone);
+  ASSERT_FALSE(HasFailure());
+  {
+    RawDb db(path());
+    db.exec("PRAGMA user_version = " + std::to_string(engine::kFormatVersion + 1));
+  }
+  auto opened = open();
+  ASSERT_FALSE(opened);
+  EXPECT_THAT(opened.status().message(),
+              AllOf(HasSubstr(path()), HasSubstr("newer"), HasSubstr(std::to_string(engine::kFormatVersion + 1))));
+}
+
+TEST_F(CorruptionTest, WorkspaceWithoutAFormatVersionIsCorruption) {
+  build(Compression::kNone);
+  ASSERT_FALSE(HasFailure());
+  {
+    RawDb db(path());
+    db.exec("PRAGMA user_version = 0");
+  }
+  auto opened = open();
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.status().code(), Status::Code::kCorruption) << opened.status().toString();
+  EXPECT_THAT(opened.status().message(), AllOf(HasSubstr(path()), HasSubstr("format version")));
+}
+
+}  // namespace
+}  // namespace keyscope::test
