@@ -92,6 +92,9 @@ struct Region {
   Bytes startRow;  // inclusive; empty: unbounded
   Bytes endRow;    // exclusive; empty: unbounded
   std::atomic<int64_t> flushedSeq{0};
+  // The log position of a flush whose memstores are switched out but not yet
+  // recorded (-1: none); a retry after a failure reuses it. Under m_maintenance.
+  int64_t pendingFlushSeq = -1;
   std::map<std::string, std::shared_ptr<Store>, std::less<>> stores;  // by family name
 
   bool containsRow(BytesView row) const {

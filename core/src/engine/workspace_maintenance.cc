@@ -178,14 +178,19 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
 
-  // 1. Switch memstores: new writes go to fresh ones from here on.
+  // 1. Switch memstores: new writes go to fresh ones from here on. A flush
+  // that failed earlier is retried as it was: the same memstores, and the
+  // log position of its switch, not today's (later records are not in them).
   int64_t flushSeq;
-  {
+  if (region->pendingFlushSeq >= 0) {
+    flushSeq = region->pendingFlushSeq;
+  } else {
     std::lock_guard write(m_write);
     flushSeq = m_lastSeq;
+    region->pendingFlushSeq = flushSeq;  // cleared once the flush is recorded
     for (const auto& [family, store] : region->stores) {
       const auto version = store->current();
-      if (version->flushing != nullptr || version->active->empty()) continue;  // a failed flush is retried as is
+      if (version->active->empty()) continue;
       auto next = copyOf(*version);
       next->flushing = version->active;
       next->active = std::make_shared<Memstore>();
@@ -206,7 +211,10 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
     if (!file) return file.status();
     written[family] = *file;
   }
-  if (!anyFlushing) return Status::ok();
+  if (!anyFlushing) {
+    region->pendingFlushSeq = -1;  // nothing was in memory
+    return Status::ok();
+  }
 
   // 3. Register the files, record the flush and truncate the log in one
   // transaction; then let readers switch from the memstores to the files.
@@ -260,6 +268,7 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
     wantCompaction = wantCompaction || next->files.size() >= kCompactionMinFiles;
     store->install(std::move(next));
   }
+  region->pendingFlushSeq = -1;
   m_flushed.notify_all();
   if (wantCompaction && m_options.backgroundCompaction) enqueue(TaskKind::kMinorCompaction, region->id, false);
   return Status::ok();

@@ -310,6 +310,7 @@ Status WorkspaceImpl::alterTable(const TableOptions& requested) {
     region->startRow = oldRegion->startRow;
     region->endRow = oldRegion->endRow;
     region->flushedSeq = oldRegion->flushedSeq.load();
+    region->pendingFlushSeq = oldRegion->pendingFlushSeq;
     for (const FamilyOptions& family : options.families) {
       const auto existing = oldRegion->stores.find(family.name);
       if (existing == oldRegion->stores.end()) {
