@@ -93,6 +93,10 @@ class WorkspaceImpl final : public Workspace {
   Result<std::shared_ptr<Region>> buildRegion(const RegionRecord& record, const TableOptions& options,
                                               const std::vector<StoreFileRecord>& files);
   std::shared_ptr<Store> newStore(const FamilyOptions& family) const;
+  // Inside a catalog transaction (m_db held): drop the catalog rows of a
+  // store's files / of a table's regions and files.
+  Status unlistFilesLocked(const StoreVersion& version, std::vector<std::shared_ptr<LiveStoreFile>>* retired);
+  Status removeRegionsLocked(const Table& table, std::vector<std::shared_ptr<LiveStoreFile>>* retired);
 
   // Writes (workspace_write.cc). REQUIRES: m_write held.
   Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, std::vector<ResolvedCell>* out);
@@ -116,7 +120,8 @@ class WorkspaceImpl final : public Workspace {
                                                    InternalIterator& source, const FamilyOptions& options,
                                                    MatchMode mode, int64_t maxSeq);
   std::shared_ptr<Region> regionById(int64_t id) const;
-  Status forEachRegionOfTable(std::string_view table, const std::function<Status(const std::shared_ptr<Region>&)>& fn);
+  // Queues the task for every region of the table and waits for all of them.
+  Status runOnEveryRegion(std::string_view table, TaskKind kind);
   void retireFiles(const std::vector<std::shared_ptr<LiveStoreFile>>& files);
 
   OpenOptions m_options;

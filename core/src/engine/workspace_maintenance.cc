@@ -341,24 +341,11 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   return Status::ok();
 }
 
-Status WorkspaceImpl::forEachRegionOfTable(std::string_view tableName,
-                                           const std::function<Status(const std::shared_ptr<Region>&)>& fn) {
+Status WorkspaceImpl::runOnEveryRegion(std::string_view tableName, TaskKind kind) {
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
-  for (const auto& region : (*table)->regions) {
-    if (Status s = fn(region); !s) return s;
-  }
-  return Status::ok();
-}
-
-Status WorkspaceImpl::flush(std::string_view table) {
   std::vector<std::future<Status>> pending;
-  if (Status s = forEachRegionOfTable(table, [&](const std::shared_ptr<Region>& region) {
-        pending.push_back(enqueue(TaskKind::kFlush, region->id, true));
-        return Status::ok();
-      });
-      !s)
-    return s;
+  for (const auto& region : (*table)->regions) pending.push_back(enqueue(kind, region->id, true));
   Status result;
   for (auto& f : pending) {
     Status s = f.get();
@@ -366,21 +353,11 @@ Status WorkspaceImpl::flush(std::string_view table) {
   }
   return result;
 }
+
+Status WorkspaceImpl::flush(std::string_view table) { return runOnEveryRegion(table, TaskKind::kFlush); }
 
 Status WorkspaceImpl::compact(std::string_view table, bool major) {
-  std::vector<std::future<Status>> pending;
-  if (Status s = forEachRegionOfTable(table, [&](const std::shared_ptr<Region>& region) {
-        pending.push_back(enqueue(major ? TaskKind::kMajorCompaction : TaskKind::kMinorCompaction, region->id, true));
-        return Status::ok();
-      });
-      !s)
-    return s;
-  Status result;
-  for (auto& f : pending) {
-    Status s = f.get();
-    if (result && !s) result = s;
-  }
-  return result;
+  return runOnEveryRegion(table, major ? TaskKind::kMajorCompaction : TaskKind::kMinorCompaction);
 }
 
 Status WorkspaceImpl::waitForBackgroundWork() {

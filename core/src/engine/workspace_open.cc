@@ -324,11 +324,7 @@ Status WorkspaceImpl::alterTable(const TableOptions& requested) {
     }
     for (const auto& [name, store] : oldRegion->stores) {
       if (options.family(name) != nullptr) continue;
-      for (const auto& file : store->current()->files) {
-        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
-        if (status) status = m_catalog->addPendingFile(file->reader->id());
-        retired.push_back(file);
-      }
+      if (status) status = unlistFilesLocked(*store->current(), &retired);
     }
     table->regions.push_back(std::move(region));
   }
@@ -339,6 +335,28 @@ Status WorkspaceImpl::alterTable(const TableOptions& requested) {
   }
   retireFiles(retired);
   publishTable(std::move(table));
+  return Status::ok();
+}
+
+Status WorkspaceImpl::unlistFilesLocked(const StoreVersion& version,
+                                        std::vector<std::shared_ptr<LiveStoreFile>>* retired) {
+  // The catalog forgets the files and lists them for page deletion, which
+  // happens once no reader holds them (retireFiles, after the commit).
+  for (const auto& file : version.files) {
+    if (Status s = m_catalog->deleteStoreFileRow(file->reader->id()); !s) return s;
+    if (Status s = m_catalog->addPendingFile(file->reader->id()); !s) return s;
+    retired->push_back(file);
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::removeRegionsLocked(const Table& table, std::vector<std::shared_ptr<LiveStoreFile>>* retired) {
+  for (const auto& region : table.regions) {
+    for (const auto& [family, store] : region->stores) {
+      if (Status s = unlistFilesLocked(*store->current(), retired); !s) return s;
+    }
+    if (Status s = m_catalog->deleteRegion(region->id); !s) return s;
+  }
   return Status::ok();
 }
 
@@ -353,17 +371,7 @@ Status WorkspaceImpl::truncateTable(std::string_view name) {
   std::vector<std::shared_ptr<LiveStoreFile>> retired;
   std::lock_guard db(m_db);
   if (Status s = m_catalog->begin(); !s) return s;
-  Status status;
-  for (const auto& region : old->regions) {
-    for (const auto& [family, store] : region->stores) {
-      for (const auto& file : store->current()->files) {
-        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
-        if (status) status = m_catalog->addPendingFile(file->reader->id());
-        retired.push_back(file);
-      }
-    }
-    if (status) status = m_catalog->deleteRegion(region->id);
-  }
+  Status status = removeRegionsLocked(*old, &retired);
   RegionRecord record;
   record.tableId = table->id;
   record.flushedSeq = m_lastSeq;
@@ -394,17 +402,7 @@ Status WorkspaceImpl::dropTable(std::string_view name) {
   std::vector<std::shared_ptr<LiveStoreFile>> retired;
   std::lock_guard db(m_db);
   if (Status s = m_catalog->begin(); !s) return s;
-  Status status;
-  for (const auto& region : old->regions) {
-    for (const auto& [family, store] : region->stores) {
-      for (const auto& file : store->current()->files) {
-        if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
-        if (status) status = m_catalog->addPendingFile(file->reader->id());
-        retired.push_back(file);
-      }
-    }
-    if (status) status = m_catalog->deleteRegion(region->id);
-  }
+  Status status = removeRegionsLocked(*old, &retired);
   if (status) status = m_catalog->deleteTableRow(old->id);
   if (status) status = m_catalog->commit();
   if (!status) {
