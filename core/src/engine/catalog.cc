@@ -29,6 +29,9 @@ CREATE TABLE IF NOT EXISTS store_files(
   max_seq INTEGER NOT NULL, meta BLOB NOT NULL, created INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS pending_files(file_id INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS wal(seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS dropped_families(
+  table_id INTEGER NOT NULL, family TEXT NOT NULL, seq INTEGER NOT NULL,
+  PRIMARY KEY(table_id, family)) WITHOUT ROWID;
 )sql";
 
 const char* keepDeletedName(KeepDeletedCells k) {
@@ -309,6 +312,26 @@ Result<std::vector<StoreFileRecord>> Catalog::loadStoreFiles() {
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading store files");
   return files;
+}
+
+Result<std::map<std::pair<int64_t, std::string>, int64_t>> Catalog::loadDroppedFamilies() {
+  Statement st;
+  if (Status s = st.prepare(m_db, "SELECT table_id, family, seq FROM dropped_families"); !s) return s;
+  std::map<std::pair<int64_t, std::string>, int64_t> dropped;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) dropped[{st.columnInt(0), st.columnText(1)}] = st.columnInt(2);
+  if (rc != SQLITE_DONE) return st.error(rc, "reading dropped families");
+  return dropped;
+}
+
+Status Catalog::recordDroppedFamily(int64_t tableId, std::string_view family, int64_t seq) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "INSERT OR REPLACE INTO dropped_families(table_id, family, seq) VALUES(?,?,?)"); !s)
+    return s;
+  st.bindInt(1, tableId);
+  st.bindText(2, family);
+  st.bindInt(3, seq);
+  return st.run("recording a dropped family");
 }
 
 Result<std::vector<int64_t>> Catalog::loadPendingFiles() {

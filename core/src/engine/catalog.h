@@ -12,6 +12,8 @@
 //       whatever is listed here at open is garbage from an interrupted flush
 //       or compaction, or an obsolete file, and its pages are deleted
 //   wal(seq PK, data BLOB)      one record per acknowledged batch (wal_record.h)
+//   dropped_families(table_id, family, seq)  log entries of a family at or
+//       below seq belong to a dropped incarnation of it: replay skips them
 //   pages(page_id PK, data)     store file pages (sqlite_pages.h)
 //
 // Threads: a Catalog owns the writer connection and is used under the
@@ -23,6 +25,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +90,8 @@ class Catalog {
   Result<int64_t> insertTable(const TableOptions& options);
   Status updateTable(int64_t tableId, const TableOptions& options);
   Status deleteTableRow(int64_t tableId);
+  Result<std::map<std::pair<int64_t, std::string>, int64_t>> loadDroppedFamilies();
+  Status recordDroppedFamily(int64_t tableId, std::string_view family, int64_t seq);
   Result<int64_t> insertRegion(int64_t tableId, BytesView startRow, BytesView endRow, int64_t flushedSeq);
   Status deleteRegion(int64_t regionId);
   Status setRegionFlushedSeq(int64_t regionId, int64_t seq);

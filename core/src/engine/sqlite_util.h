@@ -37,7 +37,8 @@ class Statement {
 
   void bindInt(int index, int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
   void bindBlob(int index, BytesView value) {
-    sqlite3_bind_blob64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT);
+    // A null pointer would bind SQL NULL; an empty row key is an empty blob.
+    sqlite3_bind_blob64(m_stmt, index, value.data() != nullptr ? value.data() : "", value.size(), SQLITE_TRANSIENT);
   }
   void bindText(int index, std::string_view value) {
     sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);

@@ -159,14 +159,19 @@ Status WorkspaceImpl::load() {
     m_tables[table->options.name] = std::move(table);
   }
 
-  // Replay the log: every record newer than its region's last flush.
+  // Replay the log: every record newer than its region's last flush (and
+  // than its family's last drop).
+  Result<std::map<std::pair<int64_t, std::string>, int64_t>> droppedFamilies = m_catalog->loadDroppedFamilies();
+  if (!droppedFamilies) return droppedFamilies.status();
   m_lastSeq = m_catalog->maxWalSeq();
-  Status replay = m_catalog->readWal([this](int64_t seq, BytesView data) -> Status {
+  Status replay = m_catalog->readWal([this, &droppedFamilies](int64_t seq, BytesView data) -> Status {
     Result<std::vector<LogEntry>> entries = decodeLogRecord(seq, data);
     if (!entries) return entries.status();
     for (const LogEntry& entry : *entries) {
       const auto region = m_regions.find(entry.regionId);
       if (region == m_regions.end() || seq <= region->second->flushedSeq) continue;
+      const auto dropped = droppedFamilies->find({region->second->tableId, entry.family});
+      if (dropped != droppedFamilies->end() && seq <= dropped->second) continue;
       const auto store = region->second->stores.find(entry.family);
       if (store == region->second->stores.end()) continue;
       store->second->current()->active->add(entry.key, entry.value, m_nextMvcc++);
@@ -301,6 +306,10 @@ Status WorkspaceImpl::alterTable(const TableOptions& requested) {
   std::lock_guard db(m_db);
   if (Status s = m_catalog->begin(); !s) return s;
   Status status = m_catalog->updateTable(old->id, options);
+  for (const FamilyOptions& family : old->options.families) {
+    if (status && options.family(family.name) == nullptr)
+      status = m_catalog->recordDroppedFamily(old->id, family.name, m_lastSeq);
+  }
   for (const auto& oldRegion : old->regions) {
     if (!status) break;
     auto region = std::make_shared<Region>();
