@@ -84,7 +84,9 @@ struct CheckAndMutate {
   std::string family;
   Bytes qualifier;
   CompareOp op = CompareOp::kEqual;
-  std::optional<Bytes> value;             // nullopt: ifNotExists
+  // nullopt or empty: ifNotExists - passes when the cell is missing or its
+  // value is empty (HBase treats an empty compare value as null); NOT_EQUAL inverts.
+  std::optional<Bytes> value;
   TimeRange timeRange;                    // the check reads only this range
   std::vector<Mutation> mutations;        // every one on `row`
 };

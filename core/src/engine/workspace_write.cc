@@ -298,8 +298,11 @@ Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const Che
   const Cell* cell = current->cells.empty() ? nullptr : &current->cells.front();
 
   bool matches = false;
-  if (!check.value) {
-    matches = cell == nullptr;  // ifNotExists
+  if (!check.value || check.value->empty()) {
+    // HRegion.checkAndMutateInternal: a null or empty value (ifNotExists)
+    // matches a missing cell or an empty one; NOT_EQUAL inverts that.
+    const bool absentOrEmpty = cell == nullptr || cell->value.empty();
+    matches = absentOrEmpty == (check.op != CompareOp::kNotEqual);
   } else if (cell != nullptr) {
     // The supplied value is the left operand: value <op> cell value.
     const int c = BytesView(*check.value).compare(cell->value);

@@ -199,3 +199,34 @@ TEST_F(CheckAndMutateTest, UnknownFamilyNoOpAndBadRangeAreInvalid) {
 
 }  // namespace
 }  // namespace keyscope::test
+
+namespace keyscope::test {
+namespace {
+
+// HRegion.checkAndMutateInternal: an empty compare value is a null one.
+TEST(CheckAndMutateNullValue, IfNotExistsPassesOnAMissingOrEmptyCellAndNotEqualInvertsIt) {
+  EngineFixture fx;
+  fx.createTable("t", {FamilyOptions{.name = "f"}});
+  const auto check = [&](const std::string& row, CompareOp op, std::optional<Bytes> value) {
+    CheckAndMutate c;
+    c.row = row;
+    c.family = "f";
+    c.qualifier = "q";
+    c.op = op;
+    c.value = std::move(value);
+    auto result = fx.ws().checkAndMutate("t", c);
+    EXPECT_TRUE(result.isOk()) << result.status().toString();
+    return result.isOk() && *result;
+  };
+  fx.put("t", "empty", "f:q", 1, "");
+  fx.put("t", "full", "f:q", 1, "x");
+  EXPECT_TRUE(check("missing", CompareOp::kEqual, std::nullopt));
+  EXPECT_TRUE(check("empty", CompareOp::kEqual, std::nullopt));
+  EXPECT_FALSE(check("full", CompareOp::kEqual, std::nullopt));
+  EXPECT_TRUE(check("missing", CompareOp::kEqual, Bytes()));
+  EXPECT_FALSE(check("missing", CompareOp::kNotEqual, std::nullopt));
+  EXPECT_TRUE(check("full", CompareOp::kNotEqual, Bytes()));
+}
+
+}  // namespace
+}  // namespace keyscope::test
