@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace keyscope_bench {
@@ -28,18 +30,25 @@ uint64_t directoryBytes(const fs::path& dir) {
   return total;
 }
 
-// Names the store's files and their sizes on stderr (where the bytes went).
+// Where the bytes went, on stderr: file count and size per extension.
 void listFiles(const fs::path& dir) {
-  std::string line;
+  std::map<std::string, std::pair<int, uint64_t>> byKind;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file() || entry.file_size() < (64u << 10)) continue;
-    char item[256];
-    std::snprintf(item, sizeof item, "%s%s %.1f MiB", line.empty() ? "" : ", ",
-                  fs::relative(entry.path(), dir).c_str(),
-                  static_cast<double>(entry.file_size()) / (1 << 20));
+    if (!entry.is_regular_file()) continue;
+    const std::string ext = entry.path().extension().string();
+    auto& [count, bytes] = byKind[ext.empty() ? entry.path().filename().string() : "*" + ext];
+    ++count;
+    bytes += entry.file_size();
+  }
+  std::string line;
+  for (const auto& [kind, stats] : byKind) {
+    if (stats.second < (64u << 10)) continue;
+    char item[160];
+    std::snprintf(item, sizeof item, "%s%d x %s %.1f MiB", line.empty() ? "" : ", ", stats.first,
+                  kind.c_str(), static_cast<double>(stats.second) / (1 << 20));
     line += item;
   }
-  std::fprintf(stderr, "    %-24s %s\n", "files of 64 KiB or more", line.c_str());
+  std::fprintf(stderr, "    %-24s %s\n", "files (64 KiB or more)", line.c_str());
 }
 
 void freshDirectory(const fs::path& dir) {
