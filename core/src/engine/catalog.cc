@@ -202,6 +202,10 @@ Status Catalog::initialise(bool fresh) {
     // 8 KiB SQLite pages: store file blocks are a few KiB compressed, so one
     // block read touches one or two database pages.
     if (Status s = execSql(m_db, "PRAGMA page_size = 8192", "setting the page size"); !s) return s;
+    // Compactions free whole store files; incremental vacuum gives their
+    // pages back to the file system (releaseFreePages) instead of leaving
+    // the file at its largest size.
+    if (Status s = execSql(m_db, "PRAGMA auto_vacuum = INCREMENTAL", "enabling incremental vacuum"); !s) return s;
   }
   if (Status s = execSql(m_db, "PRAGMA journal_mode = WAL", "switching to WAL journal mode"); !s) return s;
   if (Status s = execSql(m_db, "PRAGMA synchronous = NORMAL", "setting synchronous mode"); !s) return s;
@@ -417,6 +421,16 @@ Status Catalog::addPendingFile(int64_t fileId) {
 Status Catalog::removePendingFile(int64_t fileId) {
   m_removePending.bindInt(1, fileId);
   return m_removePending.run("clearing a pending store file");
+}
+
+Result<bool> Catalog::releaseFreePages(int pages) {
+  const std::string sql = "PRAGMA incremental_vacuum(" + std::to_string(pages) + ")";
+  if (Status s = execSql(m_db, sql.c_str(), "returning free pages to the file system"); !s) return s;
+  Statement st;
+  if (Status s = st.prepare(m_db, "PRAGMA freelist_count"); !s) return s;
+  const int rc = st.step();
+  if (rc != SQLITE_ROW) return st.error(rc, "counting free pages");
+  return st.columnInt(0) > 0;
 }
 
 Status Catalog::appendWal(int64_t seq, BytesView record) {

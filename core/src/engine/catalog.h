@@ -102,6 +102,10 @@ class Catalog {
   Status addPendingFile(int64_t fileId);
   Status removePendingFile(int64_t fileId);
 
+  // Returns up to `pages` free database pages to the file system (the file
+  // shrinks); true while free pages remain.
+  Result<bool> releaseFreePages(int pages);
+
   Status appendWal(int64_t seq, BytesView record);
   // Calls visit for each record in seq order; stops at the first error.
   Status readWal(const std::function<Status(int64_t seq, BytesView record)>& visit);

@@ -137,6 +137,7 @@ Status WorkspaceImpl::syncAsyncLog() {
 }
 
 void WorkspaceImpl::deleteObsoleteFiles() {
+  bool deletedAny = false;
   for (int64_t id : m_obsolete->take()) {
     m_cache->eraseFile(id);
     std::lock_guard db(m_db);
@@ -146,6 +147,14 @@ void WorkspaceImpl::deleteObsoleteFiles() {
     if (status) status = m_catalog->commit();
     // On failure the file stays in pending_files and the next open deletes it.
     if (!status) m_catalog->rollback();
+    deletedAny = deletedAny || status.isOk();
+  }
+  // Shrink the file in short steps, so writers' log commits interleave.
+  constexpr int kPagesPerVacuumStep = 1024;  // 8 MiB of 8 KiB pages
+  for (bool more = deletedAny; more;) {
+    std::lock_guard db(m_db);
+    Result<bool> remaining = m_catalog->releaseFreePages(kPagesPerVacuumStep);
+    more = remaining.isOk() && *remaining;
   }
 }
 
