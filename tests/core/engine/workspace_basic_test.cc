@@ -84,6 +84,27 @@ TEST(Workspace, DeleteMasksLaterPutUntilMajorCompaction) {
   EXPECT_THAT(describe(fx.getColumn("t", "r", "f:q")), ElementsAre("15:visible"));
 }
 
+TEST(Workspace, MajorCompactionGivesFreedPagesBackToTheFileSystem) {
+  OpenOptions options;
+  options.backgroundCompaction = false;
+  EngineFixture fx(options);
+  fx.createTable("t", {family("f")});
+  const std::string value(2000, 'v');
+  for (int round = 0; round < 4; ++round) {
+    // Each round rewrites the same 500 cells: compaction keeps one round.
+    for (int i = 0; i < 500; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 1, value + std::to_string(round));
+    fx.flush("t");
+  }
+  const auto before = std::filesystem::file_size(fx.path());
+  fx.majorCompact("t");
+  ASSERT_TRUE(fx.ws().waitForBackgroundWork().isOk());
+  fx.reopen();  // the obsolete files' pages are deleted by now at the latest
+  ASSERT_TRUE(fx.ws().waitForBackgroundWork().isOk());
+  const auto after = std::filesystem::file_size(fx.path());
+  EXPECT_LT(after, before / 2) << before << " -> " << after;
+  EXPECT_THAT(describe(fx.getColumn("t", "row7", "f:q")), ElementsAre("1:" + value + "3"));
+}
+
 TEST(Workspace, IncrementCountsFromZero) {
   EngineFixture fx;
   fx.createTable("t", {family("f")});
