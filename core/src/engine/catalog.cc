@@ -215,6 +215,10 @@ Status Catalog::initialise(bool fresh) {
                       "PRAGMA application_id = " + std::to_string(kApplicationId) + ";" +
                       "PRAGMA user_version = " + std::to_string(kFormatVersion) + ";COMMIT;";
     if (Status s = execSql(m_db, sql.c_str(), "creating the workspace schema"); !s) return s;
+  } else {
+    // Tables added within format 1 (dropped_families) appear in older files
+    // too: every statement of the schema is CREATE ... IF NOT EXISTS.
+    if (Status s = execSql(m_db, kSchemaSql, "completing the workspace schema"); !s) return s;
   }
   if (Status s = prepareStatements(); !s) return s;
   {
