@@ -8,13 +8,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-FamilyOptions family(const std::string& name, int32_t versions = 1) {
-  FamilyOptions f;
-  f.name = name;
-  f.maxVersions = versions;
-  return f;
-}
-
 TableOptions tableOf(const std::string& name, std::vector<FamilyOptions> families) {
   TableOptions t;
   t.name = name;
@@ -24,13 +17,13 @@ TableOptions tableOf(const std::string& name, std::vector<FamilyOptions> familie
 
 TEST(Tables, CreateDescribeListAndRefuseDuplicates) {
   EngineFixture fx;
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("z", 3), family("a")})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("z").versions(3), familyOf("a")})).isOk());
   const auto described = fx.ws().describeTable("t");
   ASSERT_TRUE(described.isOk());
   ASSERT_EQ(described->families.size(), 2u);
   EXPECT_EQ(described->families[0].name, "a");  // families sorted by name
   EXPECT_EQ(described->families[1].maxVersions, 3);
-  const Status again = fx.ws().createTable(tableOf("t", {family("a")}));
+  const Status again = fx.ws().createTable(tableOf("t", {familyOf("a")}));
   EXPECT_EQ(again.code(), Status::Code::kInvalidArgument);
   EXPECT_THAT(again.message(), HasSubstr("already exists"));
   EXPECT_THAT(fx.ws().listTables(), ElementsAre("t"));
@@ -41,22 +34,22 @@ TEST(Tables, CreateDescribeListAndRefuseDuplicates) {
 TEST(Tables, BadDefinitionsAreRefusedWithTheirReason) {
   EngineFixture fx;
   EXPECT_THAT(fx.ws().createTable(tableOf("t", {})).message(), HasSubstr("at least one column family"));
-  EXPECT_THAT(fx.ws().createTable(tableOf("bad name", {family("f")})).message(), HasSubstr("only letters"));
-  EXPECT_THAT(fx.ws().createTable(tableOf("t", {family("f:x")})).message(), HasSubstr("without ':'"));
-  EXPECT_THAT(fx.ws().createTable(tableOf("t", {family("f"), family("f")})).message(), HasSubstr("named twice"));
-  FamilyOptions minVersions = family("f", 2);
+  EXPECT_THAT(fx.ws().createTable(tableOf("bad name", {familyOf("f")})).message(), HasSubstr("only letters"));
+  EXPECT_THAT(fx.ws().createTable(tableOf("t", {familyOf("f:x")})).message(), HasSubstr("without ':'"));
+  EXPECT_THAT(fx.ws().createTable(tableOf("t", {familyOf("f"), familyOf("f")})).message(), HasSubstr("named twice"));
+  FamilyOptions minVersions = familyOf("f").versions(2);
   minVersions.minVersions = 2;
   EXPECT_THAT(fx.ws().createTable(tableOf("t", {minVersions})).message(), HasSubstr("must be less than VERSIONS"));
-  EXPECT_THAT(fx.ws().createTable(tableOf("t", {family("f")}), {"m", "m"}).message(), HasSubstr("given twice"));
+  EXPECT_THAT(fx.ws().createTable(tableOf("t", {familyOf("f")}), {"m", "m"}).message(), HasSubstr("given twice"));
   EXPECT_TRUE(fx.ws().listTables().empty());
 }
 
 TEST(Tables, AlterChangesHowExistingDataReads) {
   EngineFixture fx;
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("f", 1)})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("f").versions(1)})).isOk());
   for (int ts = 1; ts <= 3; ++ts) fx.put("t", "r", "f:q", ts, "v" + std::to_string(ts));
   EXPECT_THAT(describe(fx.getColumn("t", "r", "f:q", 10)), ElementsAre("3:v3"));
-  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {family("f", 3)})).isOk());
+  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {familyOf("f").versions(3)})).isOk());
   // The memstore still holds every version: VERSIONS=3 now shows them.
   EXPECT_THAT(describe(fx.getColumn("t", "r", "f:q", 10)), ElementsAre("3:v3", "2:v2", "1:v1"));
   fx.flush("t");
@@ -66,16 +59,16 @@ TEST(Tables, AlterChangesHowExistingDataReads) {
 
 TEST(Tables, AlterAddsAndDropsFamiliesAndADroppedFamilyStaysGone) {
   EngineFixture fx;
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("a"), family("b")})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("a"), familyOf("b")})).isOk());
   fx.put("t", "r", "a:q", 1, "in-a");
   fx.put("t", "r", "b:q", 1, "flushed-b");
   fx.flush("t");
   fx.put("t", "r", "b:q", 2, "logged-b");  // only in the memstore and the log
-  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {family("a"), family("c")})).isOk());
+  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {familyOf("a"), familyOf("c")})).isOk());
   EXPECT_EQ(fx.ws().put("t", Put{"r", {{"b", "q", 3, "x"}}}).code(), Status::Code::kInvalidArgument);
   fx.put("t", "r", "c:q", 1, "in-c");
   // Re-adding "b" must not bring back its old data, flushed or only logged.
-  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {family("a"), family("b"), family("c")})).isOk());
+  ASSERT_TRUE(fx.ws().alterTable(tableOf("t", {familyOf("a"), familyOf("b"), familyOf("c")})).isOk());
   fx.reopen();
   GetOptions get;
   get.row = "r";
@@ -84,7 +77,7 @@ TEST(Tables, AlterAddsAndDropsFamiliesAndADroppedFamilyStaysGone) {
 
 TEST(Tables, TruncateEmptiesTheTableAndKeepsItsDefinition) {
   EngineFixture fx;
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("f", 2)})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("f").versions(2)})).isOk());
   fx.put("t", "r1", "f:q", 1, "flushed");
   fx.flush("t");
   fx.put("t", "r2", "f:q", 1, "logged");
@@ -99,7 +92,7 @@ TEST(Tables, TruncateEmptiesTheTableAndKeepsItsDefinition) {
 
 TEST(Tables, DropRemovesTheTableAndItsPagesAndANewOneStartsEmpty) {
   EngineFixture fx;
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("f")})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("f")})).isOk());
   fx.put("t", "r1", "f:q", 1, "flushed");
   fx.flush("t");
   fx.put("t", "r2", "f:q", 1, "logged");
@@ -107,7 +100,7 @@ TEST(Tables, DropRemovesTheTableAndItsPagesAndANewOneStartsEmpty) {
   EXPECT_FALSE(fx.ws().tableExists("t"));
   EXPECT_EQ(fx.ws().get("t", GetOptions{{}, "r1"}).status().code(), Status::Code::kNotFound);
   EXPECT_EQ(fx.ws().dropTable("t").code(), Status::Code::kNotFound);
-  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {family("f")})).isOk());
+  ASSERT_TRUE(fx.ws().createTable(tableOf("t", {familyOf("f")})).isOk());
   fx.reopen();
   EXPECT_TRUE(fx.scanRows("t", {}).empty());
 }
@@ -115,7 +108,7 @@ TEST(Tables, DropRemovesTheTableAndItsPagesAndANewOneStartsEmpty) {
 TEST(Tables, UnknownTablesAreNotFoundEverywhere) {
   EngineFixture fx;
   EXPECT_EQ(fx.ws().describeTable("nope").status().code(), Status::Code::kNotFound);
-  EXPECT_EQ(fx.ws().alterTable(tableOf("nope", {family("f")})).code(), Status::Code::kNotFound);
+  EXPECT_EQ(fx.ws().alterTable(tableOf("nope", {familyOf("f")})).code(), Status::Code::kNotFound);
   EXPECT_EQ(fx.ws().truncateTable("nope").code(), Status::Code::kNotFound);
   EXPECT_EQ(fx.ws().flush("nope").code(), Status::Code::kNotFound);
   EXPECT_EQ(fx.ws().compact("nope", true).code(), Status::Code::kNotFound);

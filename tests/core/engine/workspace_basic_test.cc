@@ -7,23 +7,16 @@ namespace {
 
 using ::testing::ElementsAre;
 
-FamilyOptions family(const std::string& name, int32_t versions = 1) {
-  FamilyOptions f;
-  f.name = name;
-  f.maxVersions = versions;
-  return f;
-}
-
 TEST(Workspace, PutThenGetReturnsTheValue) {
   EngineFixture fx;
-  fx.createTable("t", {family("f")});
+  fx.createTable("t", {familyOf("f")});
   fx.put("t", "row1", "f:q", 5, "v5");
   EXPECT_THAT(describe(fx.getColumn("t", "row1", "f:q")), ElementsAre("5:v5"));
 }
 
 TEST(Workspace, ValuesSurviveFlushAndReopen) {
   EngineFixture fx;
-  fx.createTable("t", {family("f", 3)});
+  fx.createTable("t", {familyOf("f").versions(3)});
   for (int i = 0; i < 100; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 10, "a" + std::to_string(i));
   fx.flush("t");
   for (int i = 0; i < 50; ++i) fx.put("t", "row" + std::to_string(i), "f:q", 20, "b" + std::to_string(i));
@@ -36,7 +29,7 @@ TEST(Workspace, ValuesSurviveFlushAndReopen) {
 
 TEST(Workspace, ScanHonoursStartStopAndReverse) {
   EngineFixture fx;
-  fx.createTable("t", {family("f")});
+  fx.createTable("t", {familyOf("f")});
   for (const char* row : {"a", "b", "c", "d"}) fx.put("t", row, "f:q", 1, row);
   ScanOptions scan;
   scan.startRow = "b";
@@ -56,7 +49,7 @@ TEST(Workspace, ScanHonoursStartStopAndReverse) {
 
 TEST(Workspace, ReversedScanWithRowFiltersUsesTheReversedRules) {
   EngineFixture fx;
-  fx.createTable("t", {family("f")});
+  fx.createTable("t", {familyOf("f")});
   for (const char* row : {"a1", "b1", "b2", "b3", "c1"}) fx.put("t", row, "f:q", 1, row);
   ScanOptions scan;
   scan.reversed = true;
@@ -72,7 +65,7 @@ TEST(Workspace, ReversedScanWithRowFiltersUsesTheReversedRules) {
 
 TEST(Workspace, DeleteMasksLaterPutUntilMajorCompaction) {
   EngineFixture fx;
-  fx.createTable("t", {family("f", 3)});
+  fx.createTable("t", {familyOf("f").versions(3)});
   fx.put("t", "r", "f:q", 10, "old");
   fx.deleteCells("t", "r", DeleteScope::kColumnAll, "f:q", 20);
   fx.put("t", "r", "f:q", 15, "masked");
@@ -88,7 +81,7 @@ TEST(Workspace, MajorCompactionGivesFreedPagesBackToTheFileSystem) {
   OpenOptions options;
   options.backgroundCompaction = false;
   EngineFixture fx(options);
-  fx.createTable("t", {family("f")});
+  fx.createTable("t", {familyOf("f")});
   const std::string value(2000, 'v');
   for (int round = 0; round < 4; ++round) {
     // Each round rewrites the same 500 cells: compaction keeps one round.
@@ -107,7 +100,7 @@ TEST(Workspace, MajorCompactionGivesFreedPagesBackToTheFileSystem) {
 
 TEST(Workspace, IncrementCountsFromZero) {
   EngineFixture fx;
-  fx.createTable("t", {family("f")});
+  fx.createTable("t", {familyOf("f")});
   for (int i = 0; i < 3; ++i) {
     auto r = fx.ws().increment("t", Increment{"r", {{"f", "c", 2}}});
     ASSERT_TRUE(r.isOk()) << r.status().toString();
