@@ -1,0 +1,131 @@
+// The shell's JSON lines (DESIGN.md "Machine-readable output"): one object per
+// command, byte strings as Bytes.toStringBinary renders them. Field names and
+// shapes match the batch API's answers (docs/BATCH-API.md) where they overlap.
+#include <nlohmann/json.hpp>
+
+#include "keyscope/shell.h"
+
+namespace keyscope::shell {
+
+namespace {
+
+using json = nlohmann::ordered_json;  // fields stay in the documented order
+
+json cellJson(const Cell& cell, const OutputFormat* format) {
+  const ValueFormatter f = format ? format->formatterFor(cell.family, cell.qualifier) : ValueFormatter::kToStringBinary;
+  return {{"row", toStringBinary(cell.row)},
+          {"family", cell.family},
+          {"qualifier", toStringBinary(cell.qualifier)},
+          {"timestamp", cell.timestamp},
+          {"type", cellTypeName(cell.type)},
+          {"value", formatValue(f, cell.value)}};
+}
+
+json reportJson(const ReadReport& r) {
+  return {{"regions_visited", r.regionsVisited},
+          {"store_files_considered", r.storeFilesConsidered},
+          {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
+          {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
+          {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
+          {"memstores_read", r.memstoresRead},
+          {"pages_read", r.pagesRead},
+          {"page_cache_hits", r.pageCacheHits},
+          {"bytes_read_from_storage", r.bytesReadFromStorage},
+          {"bytes_decompressed", r.bytesDecompressed},
+          {"cells_examined", r.cellsExamined},
+          {"cells_returned", r.cellsReturned},
+          {"rows_returned", r.rowsReturned},
+          {"elapsed_micros", r.elapsedMicros}};
+}
+
+// The batch API's table description (tableToJson in app/cli/batch_json.cc).
+json tableJson(const TableOptions& table) {
+  json families = json::array();
+  for (const FamilyOptions& f : table.families) {
+    families.push_back({{"name", f.name},
+                        {"versions", f.maxVersions},
+                        {"min_versions", f.minVersions},
+                        {"ttl", f.ttlSeconds},
+                        {"keep_deleted_cells", f.keepDeletedCells == KeepDeletedCells::kTrue  ? "TRUE"
+                                               : f.keepDeletedCells == KeepDeletedCells::kTtl ? "TTL"
+                                                                                              : "FALSE"},
+                        {"compression", f.compression == Compression::kZstd ? "ZSTD" : "NONE"},
+                        {"bloomfilter", f.bloomFilter == BloomType::kNone     ? "NONE"
+                                        : f.bloomFilter == BloomType::kRowCol ? "ROWCOL"
+                                                                              : "ROW"},
+                        {"blocksize", f.blockSize}});
+  }
+  return {{"table", table.name},
+          {"families", families},
+          {"memstore_flushsize", table.memstoreFlushSize},
+          {"key_schema", table.keySchema},
+          {"description", table.description}};
+}
+
+json regionJson(const RegionInfo& r) {
+  return {{"id", r.id},
+          {"start_row", toStringBinary(r.startRow)},
+          {"end_row", toStringBinary(r.endRow)},
+          {"memstore_bytes", r.memstoreBytes},
+          {"store_files", r.storeFiles},
+          {"stored_bytes", r.storedBytes},
+          {"raw_bytes", r.rawBytes},
+          {"cells", r.cells}};
+}
+
+std::string line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+
+json header(std::string_view name) {
+  json j;
+  if (name.empty()) j["cmd"] = nullptr;
+  else j["cmd"] = std::string(name);
+  return j;
+}
+
+}  // namespace
+
+std::string formatJson(std::string_view name, const Command& command, const CommandResult& result) {
+  json j = header(name);
+  if (const auto* cells = std::get_if<CellsResult>(&result)) {
+    const OutputFormat* format = nullptr;
+    if (const auto* get = std::get_if<GetCommand>(&command)) format = &get->format;
+    if (const auto* scan = std::get_if<ScanCommand>(&command)) format = &scan->format;
+    json list = json::array();
+    for (const RowResult& row : cells->rows) {
+      for (const Cell& cell : row.cells) list.push_back(cellJson(cell, format));
+    }
+    j["cells"] = std::move(list);
+    if (format && format->metrics) j["report"] = reportJson(cells->report);
+  } else if (const auto* count = std::get_if<CountResult>(&result)) {
+    j["rows"] = count->rows;
+  } else if (const auto* counter = std::get_if<CounterResult>(&result)) {
+    if (counter->value) j["value"] = *counter->value;
+    else j["value"] = nullptr;
+  } else if (const auto* tables = std::get_if<TablesResult>(&result)) {
+    j["tables"] = tables->tables;
+  } else if (const auto* b = std::get_if<BoolResult>(&result)) {
+    j["result"] = b->value;
+  } else if (const auto* d = std::get_if<DescribeResult>(&result)) {
+    j["table"] = tableJson(d->table);
+    j["enabled"] = d->enabled;
+  } else if (const auto* r = std::get_if<RegionsResult>(&result)) {
+    json list = json::array();
+    for (const RegionInfo& region : r->regions) list.push_back(regionJson(region));
+    j["regions"] = std::move(list);
+  } else if (const auto* k = std::get_if<KeySchemaResult>(&result)) {
+    j["key_schema"] = k->schema;
+  } else if (std::holds_alternative<HelpCommand>(command)) {
+    j["commands"] = commandNames();
+  } else {
+    j["ok"] = true;
+  }
+  return line(j);
+}
+
+std::string formatErrorJson(std::string_view name, const Status& status) {
+  json j = header(name);
+  j["error"] = status.message();
+  return line(j);
+}
+
+}  // namespace keyscope::shell
