@@ -8,7 +8,7 @@ KEYSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KEYSCOPE_PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
   qt6-base-dev libqcustomplot-dev libgl-dev
-  libsqlite3-dev libzstd-dev libxxhash-dev libmd-dev nlohmann-json3-dev
+  libsqlite3-dev libzstd-dev libxxhash-dev libmd-dev nlohmann-json3-dev libedit-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-dejavu-core
 )

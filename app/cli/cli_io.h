@@ -1,7 +1,7 @@
 // Shared conventions of keyscope-cli commands: every command gets its
 // arguments and three streams, and returns the process exit status.
 //   0  success
-//   1  a command ran but reported failures (the shell, later)
+//   1  a command ran but reported failures (the shell)
 //   2  bad input or usage: one line on stderr says what and where
 #pragma once
 
@@ -25,5 +25,6 @@ using Args = std::vector<std::string>;
 
 int runKeyCommand(const Args& args, Streams io);
 int runBatchCommand(const Args& args, Streams io);
+int runShellCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli

@@ -15,9 +15,12 @@ constexpr const char* kUsage =
     "  key explain SCHEMA [--samples F]  layout, byte-order check and design advice\n"
     "  batch WORKSPACE [FILE] [--bytes hex]\n"
     "                                    JSON operations, one per line, answered one per line\n"
+    "  shell WORKSPACE [SCRIPT] [-e COMMAND]... [--format text|jsonl]\n"
+    "                                    HBase shell commands (docs/SHELL.md); interactive on a terminal\n"
     "\n"
     "Key schemas are one line, e.g. 'salt:salt(16, user) | user:utf8 | ts:i64 desc'\n"
-    "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 2 bad input (one line on stderr).\n";
+    "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 1 some shell commands failed,\n"
+    "2 bad input (one line on stderr).\n";
 
 }  // namespace
 
@@ -35,6 +38,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "key") return keyscope::cli::runKeyCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "batch") return keyscope::cli::runBatchCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "shell") return keyscope::cli::runShellCommand({args.begin() + 1, args.end()}, io);
   std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
   return keyscope::cli::kExitBadInput;
 }
