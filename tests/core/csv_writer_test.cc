@@ -1,0 +1,118 @@
+// CsvWriter: minimal quoting, dialects, and the write -> read round trip.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "keyscope/csv.h"
+
+namespace keyscope {
+namespace {
+
+using namespace std::string_literals;
+using Records = std::vector<std::vector<std::string>>;
+
+std::string written(const Records& records, CsvDialect dialect = {}) {
+  std::ostringstream out;
+  CsvWriter writer(out, dialect);
+  for (const auto& record : records) {
+    Status s = writer.writeRecord(record);
+    EXPECT_TRUE(s.isOk()) << s.toString();
+  }
+  return out.str();
+}
+
+Records readBack(const std::string& text, CsvDialect dialect) {
+  std::istringstream in(text);
+  CsvReader reader(in, dialect);
+  CsvRecord record;
+  Records out;
+  for (;;) {
+    Result<bool> got = reader.next(&record);
+    if (!got) {
+      ADD_FAILURE() << got.status().toString();
+      return out;
+    }
+    if (!*got) return out;
+    out.push_back(record.fields);
+  }
+}
+
+TEST(CsvWriter, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(written({{"plain", "with space", "a,b", "say \"hi\"", "l1\nl2", "cr\r"}}),
+            "plain,with space,\"a,b\",\"say \"\"hi\"\"\",\"l1\nl2\",\"cr\r\"\r\n");
+}
+
+TEST(CsvWriter, ALoneEmptyFieldIsQuotedSoItIsNotABlankLine) {
+  EXPECT_EQ(written({{""}, {"", ""}, {"a", ""}}), "\"\"\r\n,\r\na,\r\n");
+  EXPECT_EQ(readBack(written({{""}}), {}), (Records{{""}}));
+}
+
+TEST(CsvWriter, UsesTheDialect) {
+  EXPECT_EQ(written({{"a;b", "c|d", "'"}}, {';', '\'', "\n"}), "'a;b';c|d;''''\n");
+  EXPECT_EQ(written({{"a", "b"}}, {'\t', '"', "\r"}), "a\tb\r");
+}
+
+TEST(CsvWriter, QuotesALeadingByteOrderMarkInTheFirstFieldOnly) {
+  const std::string bom = "\xEF\xBB\xBF";
+  EXPECT_EQ(written({{bom + "a", bom}, {bom}}), "\"" + bom + "a\"," + bom + "\r\n" + bom + "\r\n");
+  EXPECT_EQ(readBack(written({{bom + "a"}}), {}), (Records{{bom + "a"}}));
+}
+
+TEST(CsvWriter, WithoutQuotingRefusesFieldsThatWouldBreakTheRecord) {
+  std::ostringstream out;
+  CsvWriter writer(out, {'\t', std::nullopt, "\n"});
+  EXPECT_TRUE(writer.writeRecord({"a,\"b\"", "c"}).isOk());
+  Status s = writer.writeRecord({"ok", "tab\there"});
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(s.message(), "field 2 holds the delimiter or a line break, and quoting is off");
+  EXPECT_FALSE(writer.writeRecord({""}).isOk());
+  EXPECT_TRUE(writer.writeRecord({"next"}).isOk());
+  EXPECT_EQ(out.str(), "a,\"b\"\tc\nnext\n");  // the refused records wrote nothing
+}
+
+TEST(CsvWriter, AFailedStreamIsAnIoError) {
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  CsvWriter writer(out, {});
+  EXPECT_EQ(writer.writeRecord({"a"}).code(), Status::Code::kIOError);
+}
+
+// Fields drawn from the bytes that matter to CSV, plus any byte at all.
+std::string randomField(std::mt19937_64& rng) {
+  static const std::string kSpecial = ",;\t|\"'\r\n \xEF\xBB\xBF\x00\xff"s;
+  std::uniform_int_distribution<int> length(0, 12), pick(0, 3), byte(0, 255);
+  std::uniform_int_distribution<size_t> special(0, kSpecial.size() - 1);
+  std::string field;
+  for (int n = length(rng); n > 0; --n) {
+    switch (pick(rng)) {
+      case 0:
+      case 1: field.push_back(kSpecial[special(rng)]); break;
+      case 2: field.push_back(static_cast<char>('a' + byte(rng) % 26)); break;
+      default: field.push_back(static_cast<char>(byte(rng))); break;
+    }
+  }
+  return field;
+}
+
+TEST(CsvRoundTrip, RandomRecordsReadBackExactlyInEveryDialect) {
+  std::mt19937_64 rng(20240611);
+  const std::vector<CsvDialect> dialects = {
+      {',', '"', "\r\n"}, {',', '"', "\n"}, {';', '\'', "\r"}, {'\t', '"', "\n"}, {'|', '"', "\r\n"}};
+  for (const CsvDialect& dialect : dialects) {
+    Records records;
+    std::uniform_int_distribution<int> width(1, 6);
+    for (int r = 0; r < 2000; ++r) {
+      std::vector<std::string> record;
+      for (int n = width(rng); n > 0; --n) record.push_back(randomField(rng));
+      records.push_back(std::move(record));
+    }
+    const std::string text = written(records, dialect);
+    EXPECT_EQ(readBack(text, dialect), records) << "delimiter '" << dialect.delimiter << "'";
+  }
+}
+
+}  // namespace
+}  // namespace keyscope
