@@ -108,7 +108,7 @@ std::optional<ValueFormatter> formatterFromName(std::string_view name) {
   return std::nullopt;
 }
 
-Result<ColumnSpec> readColumn(const SourceText& src, const Value& value, bool allowFormatter) {
+Result<ColumnSpec> readColumn(const SourceText& src, const Value& value, ColumnUse use) {
   Result<Bytes> text = readBytes(src, value, "a column");
   if (!text) return text.status();
   const Bytes& spec = *text;
@@ -119,15 +119,13 @@ Result<ColumnSpec> readColumn(const SourceText& src, const Value& value, bool al
     return errorAt(src, value, "a column is 'family' or 'family:qualifier', got '" + toStringBinary(spec) + "'");
   if (colon == std::string::npos) return column;
   Bytes rest = spec.substr(colon + 1);
-  const size_t second = rest.find(':');
+  const size_t second = use == ColumnUse::kRead ? rest.find(':') : std::string::npos;
   if (second != std::string::npos) {
     const std::string name = rest.substr(second + 1);
     std::optional<ValueFormatter> formatter = formatterFromName(name);
     if (!formatter)
       return errorAt(src, value, "unknown formatter '" + toStringBinary(name) + "' in column '" + toStringBinary(spec) +
                                      "' (as in HBase, a second ':' starts a formatter such as toLong)");
-    if (!allowFormatter)
-      return errorAt(src, value, "a formatter ('" + toStringBinary(name) + "') is only taken by get and scan columns");
     column.formatter = formatter;
     rest.resize(second);
   }
@@ -168,6 +166,7 @@ Status OptionMap::finish(const std::vector<std::string_view>& accepted) const {
       return errorAt(m_src, key, m_context + ": " + name + " cannot be used here");
     std::string list;
     for (std::string_view a : accepted) list += (list.empty() ? "" : ", ") + std::string(a);
+    if (accepted.empty()) return errorAt(m_src, key, "unknown " + m_context + " option " + keyText(m_src, key) + "; " + m_context + " takes no options");
     std::string suggestion = didYouMean(name, accepted);
     return errorAt(m_src, key, "unknown " + m_context + " option " + keyText(m_src, key) + suggestion +
                                    (suggestion.empty() ? "; " + m_context + " takes " + list : ""));

@@ -31,13 +31,18 @@ Result<bool> readBool(const SourceText& src, const Value& value, std::string_vie
 // A timestamp: 0 .. LATEST_TIMESTAMP.
 Result<int64_t> readTimestamp(const SourceText& src, const Value& value, std::string_view what);
 
-// FAMILY[:QUALIFIER[:FORMATTER]], as HBase's parse_column_format_spec splits it.
+// A column: FAMILY or FAMILY:QUALIFIER. Reads take FAMILY:QUALIFIER:FORMATTER
+// as HBase's parse_column_format_spec splits it (a second ':' starts a
+// formatter, which must be known); writes take everything after the first
+// ':' as the qualifier, so qualifiers with ':' can be written (HBase 2's put
+// would silently drop the part after a second ':').
 struct ColumnSpec {
   std::string family;
   std::optional<Bytes> qualifier;
   std::optional<ValueFormatter> formatter;
 };
-Result<ColumnSpec> readColumn(const SourceText& src, const Value& value, bool allowFormatter);
+enum class ColumnUse : uint8_t { kRead, kWrite };
+Result<ColumnSpec> readColumn(const SourceText& src, const Value& value, ColumnUse use);
 
 // toLong, c(org.apache.hadoop.hbase.util.Bytes).toLong, ...
 std::optional<ValueFormatter> formatterFromName(std::string_view name);

@@ -338,7 +338,11 @@ Result<Command> buildAlter(const SourceText& src, const RawStatement& statement)
       if (!family) return family.status();
       step.kind = AlterStep::Kind::kDeleteFamily;
       step.family.name = *family;
-      if (Status s = options.finish({"delete"}); !s) return s;
+      for (const MapEntry& e : arg.entries) {
+        if (e.key.isString() && e.key.bytes != "delete")
+          return errorAt(src, e.key, "'delete' => 'family' stands alone: give " + toStringBinary(e.key.bytes) +
+                                         " in a map of its own");
+      }
       command.steps.push_back(step);
       continue;
     }

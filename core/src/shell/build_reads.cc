@@ -22,10 +22,10 @@ const std::vector<std::string_view> kCountKeys = {
     "MAX_RESULT_SIZE"};
 
 Status addColumn(const SourceText& src, const Value& value, ReadOptions* read, OutputFormat* format) {
-  Result<ColumnSpec> column = readColumn(src, value, format != nullptr);
+  Result<ColumnSpec> column = readColumn(src, value, ColumnUse::kRead);
   if (!column) return column.status();
   read->columns.push_back({column->family, column->qualifier});
-  if (column->formatter) format->columns[{column->family, column->qualifier.value_or(Bytes())}] = *column->formatter;
+  if (column->formatter && format) format->columns[{column->family, column->qualifier.value_or(Bytes())}] = *column->formatter;
   return Status::ok();
 }
 
@@ -41,7 +41,8 @@ Status addColumns(const SourceText& src, const Value& value, ReadOptions* read, 
   return addColumn(src, value, read, format);
 }
 
-// The options get, scan and count share. `format` is null for count.
+// The options get, scan and count share. `format` is null for count (which
+// shows no values: a column's formatter is accepted and has nothing to do).
 Status readReadOptions(const SourceText& src, OptionMap& options, ReadOptions* read, OutputFormat* format) {
   const Value* column = options.take("COLUMN");
   const Value* columns = options.take("COLUMNS");

@@ -21,7 +21,7 @@ Status rejectWriteOptions(const SourceText& src, const RawStatement& statement) 
 }
 
 Result<ColumnSpec> readWriteColumn(const SourceText& src, const Value& value) {
-  return readColumn(src, value, /*allowFormatter=*/false);
+  return readColumn(src, value, ColumnUse::kWrite);
 }
 
 }  // namespace
