@@ -25,6 +25,8 @@ using Args = std::vector<std::string>;
 
 int runKeyCommand(const Args& args, Streams io);
 int runBatchCommand(const Args& args, Streams io);
+int runImportCommand(const Args& args, Streams io);
+int runExportCommand(const Args& args, Streams io);
 int runShellCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli

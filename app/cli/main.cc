@@ -15,6 +15,10 @@ constexpr const char* kUsage =
     "  key explain SCHEMA [--samples F]  layout, byte-order check and design advice\n"
     "  batch WORKSPACE [FILE] [--bytes hex]\n"
     "                                    JSON operations, one per line, answered one per line\n"
+    "  import WORKSPACE TABLE FILE [--columns LIST] [--key-schema S] [--bad-lines skip|fail] ...\n"
+    "                                    CSV/TSV into a table, as HBase's ImportTsv (docs/CSV.md)\n"
+    "  export WORKSPACE TABLE [scan options] [--layout long|wide] [--bytes F] --out FILE\n"
+    "                                    a scan as RFC 4180 CSV (docs/CSV.md)\n"
     "  shell WORKSPACE [SCRIPT] [-e COMMAND]... [--format text|jsonl]\n"
     "                                    HBase shell commands (docs/SHELL.md); interactive on a terminal\n"
     "\n"
@@ -38,6 +42,8 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "key") return keyscope::cli::runKeyCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "batch") return keyscope::cli::runBatchCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "import") return keyscope::cli::runImportCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "export") return keyscope::cli::runExportCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "shell") return keyscope::cli::runShellCommand({args.begin() + 1, args.end()}, io);
   std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
   return keyscope::cli::kExitBadInput;
