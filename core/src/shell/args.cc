@@ -32,9 +32,18 @@ Status errorAt(const SourceText& src, const Value& value, const std::string& wha
   return src.errorAt(value.offset, what);
 }
 
+namespace {
+
+// "a string" is not what a Bytes.toBytes(...) result is to its reader.
+std::string kindOf(const Value& value) {
+  return value.fromBytesHelper ? "Bytes.toBytes(...) bytes" : value.kindName();
+}
+
+}  // namespace
+
 Result<std::string> readTableName(const SourceText& src, const Value& value) {
   if (!value.isString() || value.fromBytesHelper)
-    return errorAt(src, value, std::string("expected a table name (a string), got ") + value.kindName());
+    return errorAt(src, value, "expected a table name (a string), got " + kindOf(value));
   if (value.bytes.empty()) return errorAt(src, value, "a table name cannot be empty");
   return value.bytes;
 }
@@ -52,7 +61,7 @@ Result<Bytes> readBytes(const SourceText& src, const Value& value, std::string_v
 
 Result<std::string> readText(const SourceText& src, const Value& value, std::string_view what) {
   if (!value.isString() || value.fromBytesHelper)
-    return errorAt(src, value, std::string(what) + ": expected a string, got " + value.kindName());
+    return errorAt(src, value, std::string(what) + ": expected a string, got " + kindOf(value));
   return value.bytes;
 }
 
