@@ -1,6 +1,8 @@
 // The timed phases of one peer (see phases.h).
 #include "phases.h"
 
+#include "profile_window.h"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -125,6 +127,7 @@ double timedGets(Peer& peer, const std::vector<GetTarget>& targets, const char* 
 Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& config,
                   const std::string& dir) {
   Metrics m;
+  ProfileWindow profile;
   const auto cells = static_cast<double>(workload.cells());
 
   // 1. Sorted load.
@@ -132,9 +135,12 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
   freshDirectory(sortedDir);
   peer.open(sortedDir.string(), true);
   uint64_t valueBytes = 0;
+  profile.begin("load_sorted");
   m["load_sorted_client_seconds"] = load(peer, workload, config, false, &valueBytes);
+  profile.begin("compact_sorted");
   auto start = Clock::now();
   peer.flushAndCompact();
+  profile.end();
   m["load_sorted_compacted_seconds"] = m["load_sorted_client_seconds"] + secondsSince(start);
   peer.close();
   m["stored_bytes_sorted"] = static_cast<double>(directoryBytes(sortedDir));
@@ -147,11 +153,15 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
   freshDirectory(randomDir);
   peer.open(randomDir.string(), true);
   uint64_t randomValueBytes = 0;
+  profile.begin("load_random");
   m["load_random_client_seconds"] = load(peer, workload, config, true, &randomValueBytes);
+  profile.end();
   if (randomValueBytes != valueBytes)
     die("the random-order load wrote other values than the key-order load");
+  profile.begin("compact_random");
   start = Clock::now();
   peer.flushAndCompact();
+  profile.end();
   m["load_random_compacted_seconds"] = m["load_random_client_seconds"] + secondsSince(start);
   progress("load, random order", m["load_random_client_seconds"], cells, "cells");
   progress("  until compacted", m["load_random_compacted_seconds"], cells, "cells");
@@ -164,11 +174,15 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
   const auto warm = getTargets(workload, config.getWarmup, 0.0, workload.seed() + 1);
   timedGets(peer, warm, "get warm-up");
   const auto hits = getTargets(workload, config.gets, 0.0, workload.seed() + 2);
+  profile.begin("get_hit");
   m["get_hit_seconds"] = timedGets(peer, hits, "get, all hits");
+  profile.end();
   m["gets"] = static_cast<double>(config.gets);
   progress("get, all hits", m["get_hit_seconds"], m["gets"], "gets");
   const auto mixed = getTargets(workload, config.gets, config.missFraction, workload.seed() + 3);
+  profile.begin("get_miss");
   m["get_miss_seconds"] = timedGets(peer, mixed, "get, 20% misses");
+  profile.end();
   progress("get, 20% misses", m["get_miss_seconds"], m["gets"], "gets");
 
   // 6. Prefix scans.
@@ -176,6 +190,7 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
   std::vector<uint64_t> series(config.prefixScans);
   for (uint64_t& s : series) s = rng.below(workload.series());
   uint64_t prefixCells = 0;
+  profile.begin("prefix_scan");
   start = Clock::now();
   for (uint64_t s : series) {
     const ScanTally tally = peer.scan(workload.seriesPrefix(s));
@@ -186,14 +201,17 @@ Metrics runPhases(Peer& peer, const Workload& workload, const PhaseConfig& confi
     prefixCells += tally.cells;
   }
   m["prefix_scan_seconds"] = secondsSince(start);
+  profile.end();
   m["prefix_scans"] = static_cast<double>(config.prefixScans);
   m["prefix_scan_cells"] = static_cast<double>(prefixCells);
   progress("prefix scans", m["prefix_scan_seconds"], m["prefix_scan_cells"], "cells");
 
   // 7. Full scan.
+  profile.begin("full_scan");
   start = Clock::now();
   const ScanTally full = peer.scan({});
   m["full_scan_seconds"] = secondsSince(start);
+  profile.end();
   if (full.cells != workload.cells() || full.valueBytes != valueBytes) {
     die("full scan: " + std::to_string(full.cells) + " cells of " +
         std::to_string(full.valueBytes) + " value bytes, expected " +
