@@ -162,8 +162,12 @@ MatchCode QueryMatcher::matchColumn(const ParsedKey& key, Filter* filter, const 
   if (key.timestamp < range.min) return MatchCode::kSeekNextColumn;
   if (!m_settings.columns.empty() && m_settings.columns.count(key.qualifierEscaped) == 0)
     return MatchCode::kSeekNextColumn;
-  const MatchCode code = checkVersions(key);
+  MatchCode code = checkVersions(key);
   if (code == MatchCode::kSkip || code == MatchCode::kSeekNextColumn) return code;
+  // ExplicitColumnTracker.checkVersions: the last version wanted of a named
+  // column moves on at once (a raw read keeps walking: older markers still show).
+  if (m_settings.mode == MatchMode::kUserRead && !m_settings.columns.empty() && m_count >= m_maxVersionsToCheck)
+    code = MatchCode::kIncludeAndSeekNextColumn;
   if (filter == nullptr) return code;
   return mergeFilterResponse(key, code, filter->filterCell(*cell));
 }

@@ -92,6 +92,16 @@ class QueryMatcher {
 
   const MatcherSettings& settings() const { return m_settings; }
 
+  // Explicit columns (ExplicitColumnTracker): a seek to the next column goes
+  // straight to the next wanted one, nullptr when none is left in the row.
+  bool hasExplicitColumns() const { return !m_settings.columns.empty(); }
+  const std::string* wantedColumnAfter(BytesView qualifierEscaped) const {
+    auto it = m_settings.columns.upper_bound(qualifierEscaped);
+    return it == m_settings.columns.end() ? nullptr : &*it;
+  }
+  // The first wanted column (REQUIRES: hasExplicitColumns()).
+  const std::string& firstWantedColumn() const { return *m_settings.columns.begin(); }
+
  private:
   bool isExpired(int64_t ts) const { return ts < m_settings.oldestUnexpiredTs; }
   MatchCode checkDeleted(const ParsedKey& key);

@@ -248,5 +248,64 @@ TEST(ReadReport, CellsExaminedIncludeMaskedVersionsAndMarkers) {
   EXPECT_GE(r.cellsExamined, 3u);  // the marker, the masked 30, then 20
 }
 
+// ExplicitColumnTracker: a get naming its columns seeks from one wanted
+// column to the next instead of walking the columns between them, in the
+// memstore and in store files alike, and still sees the row's DeleteFamily
+// (which sorts before every column).
+TEST(ReadReport, AGetOfNamedColumnsSeeksStraightToThem) {
+  for (bool flushed : {false, true}) {
+    SCOPED_TRACE(flushed ? "flushed" : "memstore");
+    EngineFixture fx(quiet());
+    fx.createTable("t", {familyOf("f").versions(3)});
+    for (int i = 0; i < 200; ++i) {
+      char q[8];
+      std::snprintf(q, sizeof q, "f:%03d", i);
+      fx.put("t", "a", q, 10, "v" + std::to_string(i));
+      fx.put("t", "a", q, 20, "w" + std::to_string(i));
+    }
+    if (flushed) fx.flush("t");
+    GetOptions get = getRow("a");
+    get.columns = {{"f", Bytes("050")}, {"f", Bytes("150")}};
+    std::vector<Cell> cells;
+    ReadReport r = getReport(fx, get, &cells);
+    EXPECT_THAT(describe(cells), ElementsAre("20:w50", "20:w150"));
+    // The first column of the row, then each wanted column's newest version.
+    EXPECT_LE(r.cellsExamined, 4u);
+
+    fx.deleteCells("t", "a", DeleteScope::kFamily, "f", 15);
+    get.maxVersions = 3;
+    r = getReport(fx, get, &cells);
+    EXPECT_THAT(describe(cells), ElementsAre("20:w50", "20:w150"));
+  }
+}
+
+// A scan fills the caller's RowResult row after row, reusing its cells'
+// buffers: a short row after a long one must carry nothing of it over.
+TEST(Scan, ReusedRowResultsCarryNothingOver) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f"), familyOf("g")});
+  const std::string big(100, 'x');
+  for (int i = 0; i < 5; ++i) fx.put("t", "a", "g:q" + std::to_string(i), 7, big + std::to_string(i));
+  fx.put("t", "b", "f:z", 3, "s");
+  fx.flush("t");
+  fx.put("t", "c", "f:", 9, "");
+  auto scanner = fx.ws().scan("t", ScanOptions{});
+  ASSERT_TRUE(scanner.isOk());
+  RowResult row;
+  ASSERT_TRUE((*scanner)->next(&row));
+  EXPECT_EQ(row.row, "a");
+  ASSERT_EQ(row.cells.size(), 5u);
+  EXPECT_EQ(row.cells[4].value, big + "4");
+  ASSERT_TRUE((*scanner)->next(&row));
+  EXPECT_EQ(row.row, "b");
+  EXPECT_EQ(row.cells, (std::vector<Cell>{{"b", "f", "z", 3, CellType::kPut, "s"}}));
+  ASSERT_TRUE((*scanner)->next(&row));
+  EXPECT_EQ(row.row, "c");
+  EXPECT_EQ(row.cells, (std::vector<Cell>{{"c", "f", "", 9, CellType::kPut, ""}}));
+  EXPECT_FALSE((*scanner)->next(&row));
+  EXPECT_TRUE(row.cells.empty());
+  EXPECT_TRUE((*scanner)->status().isOk());
+}
+
 }  // namespace
 }  // namespace keyscope::test
