@@ -110,6 +110,8 @@ class Scanner {
  public:
   virtual ~Scanner() = default;
   // The next result, or false at the end or on error (then check status()).
+  // *out is overwritten either way; passing the same RowResult on every call
+  // lets the scanner reuse its cells' buffers (no allocation per cell).
   virtual bool next(RowResult* out) = 0;
   virtual Status status() const = 0;
   virtual const ReadReport& report() const = 0;

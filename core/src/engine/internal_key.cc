@@ -1,5 +1,6 @@
 #include "engine/internal_key.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace keyscope::engine {
@@ -21,15 +22,27 @@ uint64_t readBigEndian64(const char* p) {
   return v;
 }
 
+// The first 00 byte at or after `from`, or npos. Row keys and qualifiers are
+// mostly a few dozen bytes, where a plain loop beats a call to memchr (this
+// runs for every cell a read examines); longer fields go to memchr.
+size_t findZero(BytesView key, size_t from) {
+  constexpr size_t kLoopBytes = 32;
+  const size_t loopEnd = std::min(key.size(), from + kLoopBytes);
+  for (size_t i = from; i < loopEnd; ++i) {
+    if (key[i] == '\0') return i;
+  }
+  if (loopEnd == key.size()) return std::string::npos;  // (and no memchr on an empty view's null data)
+  const void* hit = std::memchr(key.data() + loopEnd, 0, key.size() - loopEnd);
+  return hit == nullptr ? std::string::npos : static_cast<size_t>(static_cast<const char*>(hit) - key.data());
+}
+
 // Offset just past the terminator 00 01 of the escaped field starting at `from`,
 // or npos when the field is cut short or holds an invalid escape.
 size_t escapedFieldEnd(BytesView key, size_t from) {
   size_t i = from;
   while (true) {
-    if (i >= key.size()) return std::string::npos;  // (and no memchr on an empty view's null data)
-    const void* hit = std::memchr(key.data() + i, 0, key.size() - i);
-    if (hit == nullptr) return std::string::npos;
-    i = static_cast<size_t>(static_cast<const char*>(hit) - key.data());
+    i = findZero(key, i);
+    if (i == std::string::npos) return std::string::npos;
     if (i + 1 >= key.size()) return std::string::npos;
     const auto next = static_cast<uint8_t>(key[i + 1]);
     if (next == 0x01) return i + 2;
@@ -102,6 +115,10 @@ size_t escapedRowLength(BytesView key) {
 bool parseInternalKey(BytesView key, ParsedKey* parsed) {
   const size_t rowEnd = escapedFieldEnd(key, 0);
   if (rowEnd == std::string::npos) return false;
+  return parseInternalKeyAfterRow(key, rowEnd, parsed);
+}
+
+bool parseInternalKeyAfterRow(BytesView key, size_t rowEnd, ParsedKey* parsed) {
   const size_t qualifierEnd = escapedFieldEnd(key, rowEnd);
   if (qualifierEnd == std::string::npos || key.size() - qualifierEnd != kKeyTrailerSize) return false;
   const uint64_t ts = ~readBigEndian64(key.data() + qualifierEnd);

@@ -52,6 +52,19 @@ struct ParsedKey {
 
 // False when the key is not a well-formed internal key (a Corruption upstream).
 bool parseInternalKey(BytesView key, ParsedKey* parsed);
+// The same when the key is known to start with a well-formed escaped row of
+// rowLength bytes (terminator included), as every key of a row being read
+// does: only the rest is parsed.
+bool parseInternalKeyAfterRow(BytesView key, size_t rowLength, ParsedKey* parsed);
+
+// The timestamp of a key already known to be well formed (a memstore entry):
+// read from its fixed-size trailer. REQUIRES: key.size() >= kKeyTrailerSize.
+inline int64_t timestampOfValidKey(BytesView key) {
+  uint64_t v = 0;
+  const char* p = key.data() + key.size() - kKeyTrailerSize;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return static_cast<int64_t>(~v);
+}
 
 // Length of esc(row) at the start of `key` (terminator included), or 0 when
 // the key holds no complete escaped row.

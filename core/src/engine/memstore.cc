@@ -130,10 +130,11 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
     prev[i]->setNext(i, node);
   }
   m_entries.fetch_add(1, std::memory_order_relaxed);
-  ParsedKey parsed;
-  if (parseInternalKey(key, &parsed)) {
-    if (parsed.timestamp < m_minTs.load(std::memory_order_relaxed)) m_minTs.store(parsed.timestamp, std::memory_order_relaxed);
-    if (parsed.timestamp > m_maxTs.load(std::memory_order_relaxed)) m_maxTs.store(parsed.timestamp, std::memory_order_relaxed);
+  // Keys come from the write path or the log, both well formed.
+  if (key.size() >= kKeyTrailerSize) {
+    const int64_t ts = timestampOfValidKey(key);
+    if (ts < m_minTs.load(std::memory_order_relaxed)) m_minTs.store(ts, std::memory_order_relaxed);
+    if (ts > m_maxTs.load(std::memory_order_relaxed)) m_maxTs.store(ts, std::memory_order_relaxed);
   }
 }
 

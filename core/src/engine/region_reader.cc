@@ -196,20 +196,18 @@ void RegionReader::skipRow(BytesView rowEscaped) {
   }
 }
 
-Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells, bool* doneScan) {
-  std::string rowScratch;
-  const BytesView row = unescape(rowEscaped, &rowScratch);
-  const Bytes rowBytes(row);
+Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, CellAppender* cells, bool* doneScan) {
+  const BytesView row = unescape(rowEscaped, &m_rowScratch);
   for (auto& cursor : m_families) {
     if (*doneScan) break;
-    if (Status s = readFamily(*cursor, rowEscaped, rowBytes, filter, cells, doneScan); !s) return s;
+    if (Status s = readFamily(*cursor, rowEscaped, row, filter, cells, doneScan); !s) return s;
   }
   skipRow(rowEscaped);
   return status();
 }
 
 Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, BytesView row, Filter* filter,
-                                std::vector<Cell>* cells, bool* doneScan) {
+                                CellAppender* cells, bool* doneScan) {
   InternalIterator& it = *cursor.it;
   if (!it.valid() || !startsWith(it.key(), rowEscaped)) return it.status();
   QueryMatcher& matcher = *cursor.matcher;
@@ -224,20 +222,32 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
   ref.row = row;
   ref.family = cursor.name;
 
-  const auto seekPastColumn = [&](BytesView columnPrefix) {
+  // Past the current column: with explicit columns straight to the next
+  // wanted one (false when none is left: the family is done with the row).
+  const auto seekPastColumn = [&](const ParsedKey& at) {
+    if (matcher.hasExplicitColumns()) {
+      const std::string* next = matcher.wantedColumnAfter(at.qualifierEscaped);
+      if (next == nullptr) return false;
+      m_scratch.assign(rowEscaped.data(), rowEscaped.size());
+      m_scratch += *next;
+      it.seek(m_scratch);
+      return true;
+    }
+    const BytesView columnPrefix = at.columnPrefix();
     m_scratch.assign(columnPrefix.data(), columnPrefix.size());
     for (int i = 0; i < kNextBeforeSeek; ++i) {
       it.next();
-      if (!it.valid() || !startsWith(it.key(), m_scratch)) return;
+      if (!it.valid() || !startsWith(it.key(), m_scratch)) return true;
     }
     m_scratch.back() = '\x02';  // columnEndKey
     it.seek(m_scratch);
+    return true;
   };
 
   while (it.valid()) {
     const BytesView key = it.key();
     if (!startsWith(key, rowEscaped)) break;
-    if (!parseInternalKey(key, &parsed))
+    if (!parseInternalKeyAfterRow(key, rowEscaped.size(), &parsed))
       return Status::corruption("table '" + m_region->tableName + "', region " + std::to_string(m_region->id) +
                                 ", family '" + cursor.name + "': malformed cell key");
     if (report != nullptr) ++report->cellsExamined;
@@ -252,15 +262,14 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
       ++included;
       if (limit >= 0 && included > offset + limit) break;  // storeLimit reached: rest of the row
       if (included > offset) {
-        Cell cell;
-        cell.row = Bytes(row);
-        cell.family = cursor.name;
-        cell.qualifier = Bytes(unescape(parsed.qualifierEscaped, &m_qualifierScratch));
+        Cell& cell = cells->append();
+        cell.row.assign(row);
+        cell.family.assign(cursor.name);
+        cell.qualifier.assign(unescape(parsed.qualifierEscaped, &m_qualifierScratch));
         cell.timestamp = parsed.timestamp;
         cell.type = parsed.type;
-        cell.value = Bytes(it.value());
+        cell.value.assign(it.value());
         if (filter != nullptr) filter->transformCell(cell);
-        cells->push_back(std::move(cell));
       }
     }
     switch (code) {
@@ -270,7 +279,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
         break;
       case MatchCode::kIncludeAndSeekNextColumn:
       case MatchCode::kSeekNextColumn:
-        seekPastColumn(parsed.columnPrefix());
+        if (!seekPastColumn(parsed)) return it.status();
         break;
       case MatchCode::kIncludeAndSeekNextRow:
       case MatchCode::kSeekNextRow:
@@ -316,16 +325,19 @@ namespace keyscope::engine {
 
 Status readFilteredRow(RegionReader& reader, BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells,
                        bool* doneScan) {
-  cells->clear();
   if (filter != nullptr) {
     filter->reset();
     if (filter->filterRowKey(unescaped(rowEscaped))) {
+      cells->clear();
       reader.skipRow(rowEscaped);
       if (filter->filterAllRemaining()) *doneScan = true;
       return reader.status();
     }
   }
-  if (Status s = reader.readRow(rowEscaped, filter, cells, doneScan); !s) return s;
+  CellAppender appender(cells);
+  const Status s = reader.readRow(rowEscaped, filter, &appender, doneScan);
+  appender.finish();
+  if (!s) return s;
   if (filter == nullptr || cells->empty()) return Status::ok();
   if (filter->hasFilterRow()) filter->filterRowCells(*cells);
   if (cells->empty() || filter->filterRow()) cells->clear();

@@ -32,6 +32,26 @@ struct ReadSettings {
   ReadReport* report = nullptr;
 };
 
+// Fills a cell vector from its start, reusing the Cells already in it: a
+// scan hands the same vector back row after row, so the cells' byte strings
+// keep their capacity and a row costs no allocation once the buffers have
+// grown. finish() drops the cells not reused.
+class CellAppender {
+ public:
+  explicit CellAppender(std::vector<Cell>* cells) : m_cells(cells) {}
+  Cell& append() {
+    if (m_count < m_cells->size()) return (*m_cells)[m_count++];
+    ++m_count;
+    return m_cells->emplace_back();
+  }
+  size_t count() const { return m_count; }
+  void finish() { m_cells->resize(m_count); }
+
+ private:
+  std::vector<Cell>* m_cells;
+  size_t m_count = 0;
+};
+
 class RegionReader {
  public:
   RegionReader(std::shared_ptr<Region> region, const ReadSettings& settings);
@@ -54,10 +74,10 @@ class RegionReader {
   // every family then positioned at that row's start.
   bool lastRowBefore(BytesView bound, std::string* rowEscaped);
 
-  // Reads the row's cells into *cells, in family order. Leaves every family
+  // Appends the row's cells, in family order. Leaves every family
   // positioned at or past the row's end (forward). *doneScan is set when the
   // filter ends the scan inside the row.
-  Status readRow(BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells, bool* doneScan);
+  Status readRow(BytesView rowEscaped, Filter* filter, CellAppender* cells, bool* doneScan);
   // Positions every family past the row without reading it.
   void skipRow(BytesView rowEscaped);
 
@@ -66,13 +86,14 @@ class RegionReader {
  private:
   struct FamilyCursor;
   Status readFamily(FamilyCursor& cursor, BytesView rowEscaped, BytesView row, Filter* filter,
-                    std::vector<Cell>* cells, bool* doneScan);
+                    CellAppender* cells, bool* doneScan);
 
   std::shared_ptr<Region> m_region;
   ReadSettings m_settings;
   std::vector<std::unique_ptr<FamilyCursor>> m_families;
   std::string m_scratch;
   std::string m_qualifierScratch;
+  std::string m_rowScratch;
 };
 
 }  // namespace keyscope::engine
@@ -81,7 +102,8 @@ namespace keyscope::engine {
 
 // One row as a read returns it, with the filter's row-level calls in HBase's
 // order: filterRowKey, the cells, then filterRowCells and filterRow on a
-// non-empty row. An empty *cells means the row is not returned.
+// non-empty row. An empty *cells means the row is not returned. The Cells
+// already in *cells are overwritten (their buffers reused).
 Status readFilteredRow(RegionReader& reader, BytesView rowEscaped, Filter* filter, std::vector<Cell>* cells,
                        bool* doneScan);
 

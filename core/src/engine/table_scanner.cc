@@ -79,7 +79,7 @@ Status TableScanner::openRegion() {
   return Status::ok();
 }
 
-bool TableScanner::fetchRow() {
+bool TableScanner::fetchRow(std::vector<Cell>* cells) {
   const auto& regions = m_table->regions;
   std::string rowEscaped;
   bool doneScan = false;
@@ -116,14 +116,13 @@ bool TableScanner::fetchRow() {
     }
     if (pastStop(rowEscaped)) return false;
     m_position = m_options.reversed ? rowEscaped : rowEndKey(unescaped(rowEscaped));
-    if (Status s = readFilteredRow(*m_reader, rowEscaped, m_filter.get(), &m_rowCells, &doneScan); !s) {
+    if (Status s = readFilteredRow(*m_reader, rowEscaped, m_filter.get(), cells, &doneScan); !s) {
       m_status = s;
       return false;
     }
     if (doneScan) m_filterDone = true;
-    if (!m_rowCells.empty()) {
-      m_row = unescaped(rowEscaped);
-      m_rowOffset = 0;
+    if (!cells->empty()) {
+      m_row.assign(unescape(rowEscaped, &m_rowScratch));
       return true;
     }
   }
@@ -134,14 +133,26 @@ bool TableScanner::next(RowResult* out) {
   if (!m_status.isOk()) return false;
   const auto started = std::chrono::steady_clock::now();
   bool produced = false;
-  if (m_rowOffset >= m_rowCells.size()) {
-    m_rowCells.clear();
+  if (m_options.batch <= 0) {
+    // Whole rows go straight into the caller's vector, whose cells (from its
+    // previous row) lend their buffers.
+    produced = fetchRow(&out->cells);
+    if (produced) {
+      out->row.assign(m_row);
+      out->mayHaveMoreCellsInRow = false;
+      m_report.cellsReturned += out->cells.size();
+      ++m_rowsReturned;
+      ++m_report.rowsReturned;
+    } else {
+      out->cells.clear();
+    }
+  } else if (m_rowOffset >= m_rowCells.size()) {
     m_rowOffset = 0;
-    produced = fetchRow();
+    produced = fetchRow(&m_rowCells);
   } else {
     produced = true;
   }
-  if (produced) {
+  if (produced && m_options.batch > 0) {
     out->row = m_row;
     out->cells.clear();
     const size_t remaining = m_rowCells.size() - m_rowOffset;

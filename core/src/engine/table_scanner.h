@@ -40,7 +40,9 @@ class TableScanner final : public Scanner {
   const ReadReport& report() const override { return m_report; }
 
  private:
-  bool fetchRow();  // the next non-empty row into m_rowCells; false at the end
+  // The next non-empty row: its cells into *cells (overwriting, see
+  // CellAppender), its key into m_row; false at the end.
+  bool fetchRow(std::vector<Cell>* cells);
   Status openRegion();
   bool pastStop(BytesView rowEscaped) const;
 
@@ -63,6 +65,7 @@ class TableScanner final : public Scanner {
   std::vector<Cell> m_rowCells;
   size_t m_rowOffset = 0;    // cells of m_rowCells already returned (batching)
   Bytes m_row;
+  std::string m_rowScratch;
 };
 
 }  // namespace keyscope::engine
