@@ -221,6 +221,21 @@ get 't', 'r'
         self.assertEqual(len(answers[5]["cells"]), 1)  # ts == now - ttl is still live
         self.assertEqual(answers[7]["cells"], [])
 
+    def test_describe_and_regions_answer_as_the_batch_api_does(self):
+        status, _, err = shell(self.ws, "-e", "create 't', {NAME => 'd', VERSIONS => 3, TTL => 100, "
+                               "KEEP_DELETED_CELLS => 'TTL', COMPRESSION => 'ZSTD', BLOOMFILTER => 'ROWCOL', "
+                               "BLOCKSIZE => 4096}, 'e', SPLITS => ['k'], KEY_SCHEMA => 'k:bytes', DESCRIPTION => 'x'",
+                               "-e", "put 't', 'a', 'd:q', 'v', 1")
+        self.assertEqual((status, err), (0, ""))
+        _, answers, _ = jsonl(self.ws, "describe 't'\nregions 't'\n")
+        proc = subprocess.run([CLI, "batch", self.ws], capture_output=True, text=True, timeout=60,
+                              input='{"op":"describe","table":"t"}\n{"op":"regions","table":"t"}\n')
+        batch = [json.loads(line) for line in proc.stdout.splitlines()]
+        self.assertEqual(answers[0]["table"], batch[0]["table"])
+        self.assertEqual(answers[0]["table"]["families"][0]["keep_deleted_cells"], "TTL")
+        self.assertEqual(answers[1]["regions"], batch[1]["regions"])
+        self.assertEqual([(r["start_row"], r["end_row"]) for r in answers[1]["regions"]], [("", "k"), ("k", "")])
+
     # --- text output, like the HBase shell's ------------------------------------------
 
     def test_text_output_looks_like_the_hbase_shell(self):
