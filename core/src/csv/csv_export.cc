@@ -40,7 +40,7 @@ class Exporter {
         m_writer.add(std::to_string(cell.timestamp));
         m_writer.add(cellTypeName(cell.type));
         m_writer.add(formatBytes(cell.value, m_options.bytes));
-        if (Status s = m_writer.endRecord(); !s) return s;
+        if (Status s = endLine(cell.row); !s) return s;
         if (Status s = counted(1); !s) return s;
       }
     }
@@ -134,8 +134,17 @@ class Exporter {
       next = column + 1;
     }
     for (; next < columnCount; ++next) m_writer.add("");
-    if (Status s = m_writer.endRecord(); !s) return s;
+    if (Status s = endLine(row); !s) return s;
     return counted(cells.size());
+  }
+
+  // Ends a data line; a line the dialect cannot hold says which.
+  Status endLine(BytesView row) {
+    Status s = m_writer.endRecord();
+    if (s || s.code() != Status::Code::kInvalidArgument) return s;
+    return Status::invalidArgument("output line " + std::to_string(m_writer.records() + 1) + " (row " +
+                                   toStringBinary(row) + "): " + s.message() +
+                                   " (turn quoting on, or render bytes escaped, hex or base64)");
   }
 
   Status counted(uint64_t cells) {
