@@ -55,7 +55,8 @@ struct Token {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : m_text(text) {}
+  // A UTF-8 byte order mark at the start (editors on some systems write one) is skipped.
+  explicit Lexer(std::string_view text) : m_text(text), m_pos(text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0) {}
 
   Token next();
   // The source ends right after a backslash that continues the line.
@@ -67,7 +68,7 @@ class Lexer {
   Token error(size_t start, size_t end, std::string message, size_t at);
 
   std::string_view m_text;
-  size_t m_pos = 0;
+  size_t m_pos;
   bool m_continuationAtEnd = false;
 };
 

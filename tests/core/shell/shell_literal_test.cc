@@ -118,6 +118,13 @@ TEST(ShellLiterals, StatementsSplitOnNewlinesAndSemicolonsWithComments) {
   EXPECT_EQ(std::get<PutCommand>(*s[3].command).put.cells[0].value, "w");
 }
 
+TEST(ShellLiterals, AByteOrderMarkAtTheStartIsSkipped) {
+  std::vector<Statement> s = parseShell("\xEF\xBB\xBFlist\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_TRUE(s[0].status) << s[0].status.message();
+  EXPECT_EQ(s[0].name, "list");
+}
+
 TEST(ShellLiterals, WhatRubyWouldNotReadIsRefused) {
   EXPECT_EQ(parseError("put 't', 1.5, 'f:q', 'v'"),
             "line 1, column 10: floating-point numbers are not supported; write an integer");
