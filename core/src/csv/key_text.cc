@@ -33,15 +33,19 @@ Result<ComponentValue> integer(std::string_view text, bool isSigned) {
   return Status::invalidArgument("expected an integer, got " + shown(text));
 }
 
-Result<ComponentValue> number(std::string_view text) {
+// An f32 is read as a float: the shortest text of FLT_MAX read as a double
+// lies just past FLT_MAX, and only float rounding brings it back exactly.
+template <typename Float>
+Result<ComponentValue> number(std::string_view text, const char* typeName) {
   if (text == "NaN" || text == "nan") return ComponentValue{std::numeric_limits<double>::quiet_NaN()};
   if (text == "Infinity" || text == "inf") return ComponentValue{std::numeric_limits<double>::infinity()};
   if (text == "-Infinity" || text == "-inf") return ComponentValue{-std::numeric_limits<double>::infinity()};
-  double v = 0;
+  Float v = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec == std::errc() && ptr == end && !text.empty()) return ComponentValue{v};
-  if (ec == std::errc::result_out_of_range) return Status::invalidArgument(shown(text) + " is out of the range of an f64");
+  if (ec == std::errc() && ptr == end && !text.empty()) return ComponentValue{static_cast<double>(v)};
+  if (ec == std::errc::result_out_of_range)
+    return Status::invalidArgument(shown(text) + " is out of the range of an " + typeName);
   return Status::invalidArgument("expected a number (or NaN, Infinity, -Infinity), got " + shown(text));
 }
 
@@ -85,8 +89,8 @@ Result<ComponentValue> parse(const KeyComponent& c, std::string_view text, ByteF
     case ComponentType::kUInt32:
     case ComponentType::kUInt64:
     case ComponentType::kSalt: return integer(text, false);
-    case ComponentType::kFloat32:
-    case ComponentType::kFloat64: return number(text);
+    case ComponentType::kFloat32: return number<float>(text, "f32");
+    case ComponentType::kFloat64: return number<double>(text, "f64");
     case ComponentType::kBool:
       if (text == "true" || text == "1") return ComponentValue{true};
       if (text == "false" || text == "0") return ComponentValue{false};
