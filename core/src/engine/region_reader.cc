@@ -202,7 +202,7 @@ Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, CellAppender*
     if (*doneScan) break;
     if (Status s = readFamily(*cursor, rowEscaped, row, filter, cells, doneScan); !s) return s;
   }
-  skipRow(rowEscaped);
+  if (!m_settings.singleRow) skipRow(rowEscaped);
   return status();
 }
 

@@ -30,6 +30,10 @@ struct ReadSettings {
   uint64_t readPoint = 0;     // memstore entries visible
   PageSource* pages = nullptr;
   ReadReport* report = nullptr;
+  // A get reads one row and is done: readRow() then leaves the families
+  // where the row's cells ended rather than seeking past the row (which can
+  // cost a walk through the rest of the row and another block).
+  bool singleRow = false;
 };
 
 // Fills a cell vector from its start, reusing the Cells already in it: a
@@ -75,8 +79,8 @@ class RegionReader {
   bool lastRowBefore(BytesView bound, std::string* rowEscaped);
 
   // Appends the row's cells, in family order. Leaves every family
-  // positioned at or past the row's end (forward). *doneScan is set when the
-  // filter ends the scan inside the row.
+  // positioned at or past the row's end (forward; unless singleRow).
+  // *doneScan is set when the filter ends the scan inside the row.
   Status readRow(BytesView rowEscaped, Filter* filter, CellAppender* cells, bool* doneScan);
   // Positions every family past the row without reading it.
   void skipRow(BytesView rowEscaped);

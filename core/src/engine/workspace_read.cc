@@ -37,6 +37,7 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
   settings.readPoint = m_readPoint.load(std::memory_order_acquire);
   settings.pages = &pages;
   settings.report = &result.report;
+  settings.singleRow = true;
   RegionReader reader(region, settings);
   const std::string rowKey = rowStartKey(options.row);
   if (Status s = reader.open(rowKey, rowEndKey(options.row), &options.row); !s) return s;
