@@ -210,6 +210,7 @@ class StoreFileFixture {
 struct Layout {
   Compression compression;
   uint32_t pageSize;
+  uint8_t format = format::kMetaFormatNewest;  // 1: files written before restart arrays
 };
 
 class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithParam<Layout> {
@@ -218,6 +219,7 @@ class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithPara
     StoreFileOptions o;
     o.compression = GetParam().compression;
     o.pageSize = GetParam().pageSize;
+    o.format = GetParam().format;
     o.bloom = bloom;
     return o;
   }
@@ -357,6 +359,33 @@ TEST_P(StoreFileLayouts, SeeksInAnyOrderMatchALowerBound) {
   EXPECT_TRUE(it->status().isOk());
 }
 
+// Ascending seeks (a merge's reseek to the next column) continue inside the
+// block they are in, jumping to a restart point ahead when there is one.
+TEST_P(StoreFileLayouts, AscendingSeeksMatchALowerBound) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  ASSERT_EQ(reader->meta().format, GetParam().format);
+  auto it = reader->newIterator(context());
+  std::mt19937_64 rng(5);
+  for (size_t i = 0; i < entries.size(); i += 1 + rng() % 40) {
+    // The key itself, or just after it (lands on the next entry).
+    const bool after = rng() % 2 == 1;
+    const std::string target = after ? entries[i].key + '\0' : entries[i].key;
+    it->seek(target);
+    const size_t expected = after ? i + 1 : i;
+    if (expected == entries.size()) {
+      EXPECT_FALSE(it->valid());
+      break;
+    }
+    ASSERT_TRUE(it->valid()) << i;
+    ASSERT_EQ(it->key(), entries[expected].key) << i;
+    ASSERT_EQ(it->value(), entries[expected].value) << i;
+  }
+  EXPECT_TRUE(it->status().isOk());
+  EXPECT_TRUE(reader->verify(&m_source).isOk());
+}
+
 TEST_P(StoreFileLayouts, SeekToLastRowBeforeFindsTheStartOfThePreviousRow) {
   const std::vector<Entry> entries = edgeEntries();
   const auto reader = write(entries, options());
@@ -459,13 +488,14 @@ TEST_P(StoreFileLayouts, BloomFiltersHaveNoFalseNegatives) {
 
 std::string layoutName(const ::testing::TestParamInfo<Layout>& info) {
   return std::string(info.param.compression == Compression::kZstd ? "Zstd" : "Raw") + "Page" +
-         std::to_string(info.param.pageSize);
+         std::to_string(info.param.pageSize) + (info.param.format == 1 ? "Format1" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
                          ::testing::Values(Layout{Compression::kNone, 1024}, Layout{Compression::kNone, 4096},
                                            Layout{Compression::kNone, 65536}, Layout{Compression::kZstd, 1024},
-                                           Layout{Compression::kZstd, 4096}, Layout{Compression::kZstd, 65536}),
+                                           Layout{Compression::kZstd, 4096}, Layout{Compression::kZstd, 65536},
+                                           Layout{Compression::kNone, 1024, 1}, Layout{Compression::kZstd, 65536, 1}),
                          layoutName);
 
 // --- the shared cache, the writer's contract -------------------------------

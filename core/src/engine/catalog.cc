@@ -219,6 +219,12 @@ Status Catalog::initialise(bool fresh) {
     // Tables added within format 1 (dropped_families) appear in older files
     // too: every statement of the schema is CREATE ... IF NOT EXISTS.
     if (Status s = execSql(m_db, kSchemaSql, "completing the workspace schema"); !s) return s;
+    // Store files written from now on are in the newest format: an older
+    // build must refuse the workspace rather than meet them.
+    if (userVersion < kFormatVersion) {
+      const std::string sql = "PRAGMA user_version = " + std::to_string(kFormatVersion);
+      if (Status s = execSql(m_db, sql.c_str(), "upgrading the workspace format"); !s) return s;
+    }
   }
   if (Status s = prepareStatements(); !s) return s;
   {

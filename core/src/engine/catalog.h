@@ -37,7 +37,10 @@
 
 namespace keyscope::engine {
 
-constexpr int kFormatVersion = 1;
+// 2: store files may be in store-file format 2 (blocks with restart arrays,
+// store_file_format.h); a format-1 workspace is upgraded on open, as this
+// build writes format-2 files into it.
+constexpr int kFormatVersion = 2;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {

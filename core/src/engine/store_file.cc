@@ -126,18 +126,99 @@ class BlockCursor {
  public:
   enum class Step { kEntry, kEnd, kError };
 
-  void reset(BytesView block) {
+  // Positions before the block's first entry. A format-2 block's restart
+  // array is checked (in bounds, ascending, from 0) and kept; false with
+  // *error set when it is damaged.
+  bool reset(BytesView block, uint8_t format, std::string* error) {
     m_begin = block.data();
     m_next = block.data();
     m_limit = block.data() + block.size();
     m_key.clear();
+    m_restarts = nullptr;
+    m_restartCount = 0;
+    if (format < fmt::kMetaFormatRestartBlocks) return true;
+    if (block.size() < 4) {
+      *error = "block of " + std::to_string(block.size()) + " bytes has no restart count";
+      return false;
+    }
+    const uint32_t count = fmt::loadBigEndian32(m_limit - 4);
+    const size_t arrayBytes = size_t{count} * 4;
+    if (count == 0 || arrayBytes > block.size() - 4) {
+      *error = "bad restart count " + std::to_string(count);
+      return false;
+    }
+    m_limit -= 4 + arrayBytes;
+    m_restarts = m_limit;
+    m_restartCount = count;
+    const auto entryBytes = static_cast<size_t>(m_limit - m_begin);
+    uint32_t previous = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t offset = restart(i);
+      if ((i == 0 && offset != 0) || (i > 0 && offset <= previous) || offset >= entryBytes) {
+        *error = "restart " + std::to_string(i) + " at offset " + std::to_string(offset) + " is out of place";
+        return false;
+      }
+      previous = offset;
+    }
+    return true;
   }
   bool atStart() const { return m_next == m_begin; }
+  // Offset of the next entry to parse.
+  size_t offset() const { return static_cast<size_t>(m_next - m_begin); }
+  uint32_t restartCount() const { return m_restartCount; }
+  uint32_t restart(uint32_t i) const { return fmt::loadBigEndian32(m_restarts + size_t{i} * 4); }
+
+  // With a restart array: moves to the last restart whose key is < target
+  // when that is ahead of the position (*jumped; the next step() parses
+  // it, the current entry is gone), so a seek walks at most
+  // kRestartInterval entries. False with *error set when a restart entry is
+  // damaged.
+  bool skipToRestartBefore(BytesView target, bool* jumped, std::string* error) {
+    *jumped = false;
+    if (m_restartCount == 0) return true;
+    // Invariant: restart lo's key < target (or lo = 0), hi's key >= target.
+    uint32_t lo = 0;
+    uint32_t hi = m_restartCount;
+    while (hi - lo > 1) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      BytesView key;
+      if (!restartKey(mid, &key, error)) return false;
+      if (key < target) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    const char* at = m_begin + restart(lo);
+    if (at > m_next) {
+      m_next = at;
+      m_key.clear();
+      *jumped = true;
+    }
+    return true;
+  }
   bool atEnd() const { return m_next == m_limit; }
   const std::string& key() const { return m_key; }
   BytesView value() const { return m_value; }
   // Bytes the current key shares with the one before it in the block.
   size_t shared() const { return m_shared; }
+
+  // The key stored whole at restart i (its entry has shared = 0).
+  bool restartKey(uint32_t i, BytesView* key, std::string* error) const {
+    const char* p = m_begin + restart(i);
+    uint32_t shared = 0;
+    uint32_t unshared = 0;
+    uint32_t valueLength = 0;
+    if ((p = fmt::decodeVarint32(p, m_limit, &shared)) == nullptr ||
+        (p = fmt::decodeVarint32(p, m_limit, &unshared)) == nullptr ||
+        (p = fmt::decodeVarint32(p, m_limit, &valueLength)) == nullptr || shared != 0 ||
+        unshared > static_cast<size_t>(m_limit - p)) {
+      *error = "bad entry at restart " + std::to_string(i);
+      return false;
+    }
+    *key = BytesView(p, unshared);
+    return true;
+  }
 
   // Parses the entry after the current one. kError sets *error.
   Step step(std::string* error) {
@@ -177,6 +258,8 @@ class BlockCursor {
   std::string m_key;
   BytesView m_value;
   size_t m_shared = 0;
+  const char* m_restarts = nullptr;  // format 2: the restart array, else null
+  uint32_t m_restartCount = 0;
 };
 
 // The block index without its count, as StoreFileMeta::encode writes it.
@@ -203,7 +286,7 @@ void appendIndex(std::string* out, const std::vector<BlockHandle>& blocks) {
 
 std::string StoreFileMeta::encode() const {
   std::string out(fmt::kChecksumSize, '\0');
-  out.push_back(static_cast<char>(fmt::kMetaFormatVersion));
+  out.push_back(static_cast<char>(format));
   fmt::putVarint64(&out, cellCount);
   fmt::putVarint64(&out, deleteMarkerCount);
   fmt::putVarint64(&out, rawBytes);
@@ -233,9 +316,11 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version != fmt::kMetaFormatVersion) return bad("unknown format version " + std::to_string(version));
+  if (version != fmt::kMetaFormatPlainBlocks && version != fmt::kMetaFormatRestartBlocks)
+    return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
+  m.format = version;
   fmt::Reader r(encoded.substr(fmt::kChecksumSize + 1));
   uint64_t minTs = 0;
   uint64_t maxTs = 0;
@@ -334,6 +419,8 @@ struct StoreFileWriter::Impl {
         // would no longer fit their 32 bits.
         pageSize(std::clamp<uint32_t>(opts.pageSize, 1, 1u << 30)),
         blockTarget(std::min(fmt::kBlockTarget, pageSize)) {
+    // Only the known formats are written; anything else gets the newest.
+    meta.format = opts.format == fmt::kMetaFormatPlainBlocks ? fmt::kMetaFormatPlainBlocks : fmt::kMetaFormatNewest;
     block.reserve(blockTarget + 64);
     page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
   }
@@ -355,6 +442,8 @@ struct StoreFileWriter::Impl {
   uint32_t blockTarget;  // min(kBlockTarget, pageSize): a small page is one block
 
   std::string block;  // raw entries of the open block
+  std::vector<uint32_t> restarts;  // format 2: offsets of its restart entries
+  uint32_t blockEntries = 0;
   std::string lastKey;
   size_t lastRowLength = 0;     // esc(row) of lastKey
   size_t lastColumnLength = 0;  // esc(row) esc(qualifier) of lastKey
@@ -371,6 +460,12 @@ struct StoreFileWriter::Impl {
 };
 
 Status StoreFileWriter::Impl::flushBlock() {
+  if (meta.format >= fmt::kMetaFormatRestartBlocks) {
+    for (uint32_t offset : restarts) fmt::putBigEndian32(&block, offset);
+    fmt::putBigEndian32(&block, static_cast<uint32_t>(restarts.size()));
+  }
+  restarts.clear();
+  blockEntries = 0;
   const auto rawSize = static_cast<uint32_t>(block.size());
   const size_t start = page.size();
   page.append(fmt::kBlockHeaderSize, '\0');
@@ -454,13 +549,26 @@ Status StoreFileWriter::add(BytesView key, BytesView value) {
   if (entrySize(0) > fmt::kMaxBlockRawSize) {
     return Status::invalidArgument(w.name() + ": entry " + std::to_string(w.meta.cellCount) + " is too large");
   }
-  size_t shared = w.block.empty() ? 0 : common;
+  // Format 2: every kRestartInterval-th entry of a block is a restart (a
+  // whole key), and the block ends with the restart array and its count.
+  const bool restartsOn = w.meta.format >= fmt::kMetaFormatRestartBlocks;
+  const auto isRestart = [&] { return restartsOn && w.blockEntries % fmt::kRestartInterval == 0; };
+  const auto trailerBytes = [&] { return restartsOn ? 4 * (w.restarts.size() + (isRestart() ? 1 : 0)) + 4 : 0; };
+  size_t shared = w.block.empty() || isRestart() ? 0 : common;
   size_t size = entrySize(shared);
-  if (!w.block.empty() && w.block.size() + size > w.blockTarget) {
+  if (!w.block.empty() && w.block.size() + size + trailerBytes() > w.blockTarget) {
     if (Status s = w.flushBlock(); !s) return s;
     shared = 0;
     size = entrySize(0);
   }
+  // Raw bytes so far include the trailer as it grows: a new block's count,
+  // then 4 bytes per restart.
+  if (restartsOn && w.block.empty()) w.rawSoFar += 4;
+  if (isRestart()) {
+    w.restarts.push_back(static_cast<uint32_t>(w.block.size()));
+    w.rawSoFar += 4;
+  }
+  ++w.blockEntries;
   char header[3 * fmt::kMaxVarint32Size];
   char* p = fmt::encodeVarint64(header, shared);
   p = fmt::encodeVarint64(p, key.size() - shared);
@@ -644,18 +752,30 @@ class StoreFileIterator final : public InternalIterator {
     // Moving forward within the block already held (a merge's reseek to the
     // next column): carry on from the current entry.
     const bool forward = blockNo == m_blockNo && m_block && !m_cursor.atStart() && BytesView(m_cursor.key()) <= target;
-    if (!forward) {
-      if (!openBlock(blockNo) || !stepInBlock()) return;
+    if (!forward && !openBlock(blockNo)) return;
+    // Jump to the last restart before the target when it lies ahead (a
+    // format-2 block); the walk below then covers a few entries at most.
+    bool jumped = false;
+    if (std::string error; !m_cursor.skipToRestartBefore(target, &jumped, &error)) {
+      fail(Status::corruption(m_file->where(m_blockNo) + ": " + error));
+      return;
     }
+    if ((!forward || jumped) && !stepInBlock()) return;
     // Scan for the first key >= target, tracking lcp = the length of the
     // common prefix of the current key and target, so most entries are
     // decided by their shared length alone: with key < target differing at
     // lcp, a next key sharing more than lcp bytes with it is still < target,
     // and one sharing fewer is > target.
+    // A restart entry stores shared = 0 whatever it has in common with the
+    // key before it, so there lcp is measured afresh.
     size_t lcp = sharedPrefixLength(m_cursor.key(), target);
     while (!atOrAfter(m_cursor.key(), lcp, target)) {
       if (!stepInBlock()) return;
       const size_t shared = m_cursor.shared();
+      if (shared == 0) {
+        lcp = sharedPrefixLength(m_cursor.key(), target);
+        continue;
+      }
       if (shared > lcp) continue;
       if (shared < lcp) {
         break;
@@ -726,7 +846,10 @@ class StoreFileIterator final : public InternalIterator {
         return false;
       }
     }
-    m_cursor.reset(*m_block);
+    if (std::string error; !m_cursor.reset(*m_block, m_file->meta.format, &error)) {
+      fail(Status::corruption(m_file->where(blockNo) + ": " + error));
+      return false;
+    }
     return true;
   }
 
@@ -816,11 +939,22 @@ Status StoreFileReader::verify(PageSource* pages) const {
     PageCache::Block block;
     // Straight from storage: checking the cache would check nothing stored.
     if (Status s = f.loadBlock(b, context, false, &scratch, &block); !s) return s;
-    cursor.reset(*block);
     const auto bad = [&](const std::string& what) { return Status::corruption(f.where(b) + ": " + what); };
+    if (!cursor.reset(*block, m.format, &error)) return bad(error);
     if (cursor.atEnd()) return bad("empty block");
+    // Format 2: entry i of the block is a restart exactly when i is a
+    // multiple of kRestartInterval, and restarts hold whole keys.
+    uint32_t entry = 0;
     while (!cursor.atEnd()) {
+      const size_t offset = cursor.offset();
       if (cursor.step(&error) != BlockCursor::Step::kEntry) return bad(error);
+      if (cursor.restartCount() > 0) {
+        const bool isRestart = entry % fmt::kRestartInterval == 0;
+        const uint32_t r = entry / fmt::kRestartInterval;
+        if (isRestart && (r >= cursor.restartCount() || cursor.restart(r) != offset || cursor.shared() != 0))
+          return bad("entry " + std::to_string(entry) + " is not the restart its block lists");
+      }
+      ++entry;
       const std::string& key = cursor.key();
       ParsedKey parsed;
       if (!parseInternalKey(key, &parsed)) return bad("a malformed key at entry " + std::to_string(cells));
@@ -837,6 +971,9 @@ Status StoreFileReader::verify(PageSource* pages) const {
       previous.assign(key);
     }
     if (previous != m.blocks[b].lastKey) return bad("the block's last key is not the one in the index");
+    if (cursor.restartCount() > 0 && cursor.restartCount() != (entry + fmt::kRestartInterval - 1) / fmt::kRestartInterval)
+      return bad("the block lists " + std::to_string(cursor.restartCount()) + " restarts for " +
+                 std::to_string(entry) + " entries");
   }
   const std::string name = "table " + f.label.table + ", region " + std::to_string(f.label.regionId) +
                            ", family " + f.label.family + ", store file " + std::to_string(f.fileId);

@@ -49,6 +49,9 @@ struct StoreFileOptions {
   BloomType bloom = BloomType::kRow;
   uint32_t pageSize = 65536;  // the family's BLOCKSIZE
   int zstdLevel = 3;
+  // store_file_format.h kMetaFormat*: older formats are written only by tests
+  // that prove they still read.
+  uint8_t format = 2;
 };
 
 // One block of the index: where it lives and the last key it holds.
@@ -61,6 +64,7 @@ struct BlockHandle {
 };
 
 struct StoreFileMeta {
+  uint8_t format = 2;          // store_file_format.h kMetaFormat*
   uint64_t cellCount = 0;
   uint64_t deleteMarkerCount = 0;
   uint64_t rawBytes = 0;       // block payloads before compression

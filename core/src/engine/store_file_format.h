@@ -33,6 +33,17 @@
 //
 // Keys are internal keys (internal_key.h), strictly increasing.
 //
+// Format 2 (the metadata's format version) ends every block's raw payload
+// with a restart array, as LevelDB's blocks do, so a seek binary-searches
+// the restart keys and then walks at most kRestartInterval entries:
+//
+//   entries               as above; entry 0, kRestartInterval, 2 x ... of
+//                         the block are stored with shared = 0
+//   be32 restart[n]       offset of each of those entries in the payload
+//   be32 n                n >= 1; restart[0] = 0, strictly increasing
+//
+// Format 1 blocks are the entries alone; both are read.
+//
 // ## Pages
 //
 // A page is a concatenation of whole blocks with no header or padding:
@@ -51,7 +62,7 @@
 //
 //   OFFSET  SIZE  DESCRIPTION
 //        0     8  XXH3-64 (seed 0) of bytes [8, end), big-endian
-//        8     1  format version: 1           -- DO NOT CHANGE: stored on disk
+//        8     1  format version: 1 or 2      -- DO NOT CHANGE: stored on disk
 //        9     *  fields, in this order:
 //                   varint64 cellCount
 //                   varint64 deleteMarkerCount
@@ -107,8 +118,15 @@ constexpr size_t kBlockHeaderSize = 13;  // checksum + compression byte + raw si
 // Stored in block headers: DO NOT CHANGE the values.
 enum class BlockCompression : uint8_t { kNone = 0, kZstd = 1 };
 
-// Stored in the metadata blob: DO NOT CHANGE.
-constexpr uint8_t kMetaFormatVersion = 1;
+// Stored in the metadata blob: DO NOT CHANGE the values. New files are
+// written in the newest format.
+constexpr uint8_t kMetaFormatPlainBlocks = 1;    // blocks hold entries only
+constexpr uint8_t kMetaFormatRestartBlocks = 2;  // blocks end with a restart array
+constexpr uint8_t kMetaFormatNewest = kMetaFormatRestartBlocks;
+
+// Entries between restart points in a format-2 block: a seek walks at most
+// this many; each restart costs 4 bytes and an unshared key.
+constexpr uint32_t kRestartInterval = 16;
 
 // Largest raw block the reader will allocate for. A block holds at most one
 // entry bigger than kBlockTarget, and an entry is bounded by the write limits

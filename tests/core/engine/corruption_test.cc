@@ -455,6 +455,23 @@ TEST_F(CorruptionTest, WorkspaceOfANewerFormatIsRefused) {
               AllOf(HasSubstr(path()), HasSubstr("newer"), HasSubstr(std::to_string(engine::kFormatVersion + 1))));
 }
 
+// Format 1 workspaces (store files without restart arrays) open, read, and
+// are marked format 2 from then on, since new store files are format 2.
+TEST_F(CorruptionTest, WorkspaceOfTheOlderFormatIsUpgradedOnOpen) {
+  build(Compression::kZstd);
+  ASSERT_FALSE(HasFailure());
+  {
+    RawDb db(path());
+    db.exec("PRAGMA user_version = 1");
+  }
+  {
+    auto opened = open();
+    ASSERT_TRUE(opened) << opened.status().toString();
+  }
+  RawDb db(path());
+  EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
+}
+
 TEST_F(CorruptionTest, WorkspaceWithoutAFormatVersionIsCorruption) {
   build(Compression::kNone);
   ASSERT_FALSE(HasFailure());
