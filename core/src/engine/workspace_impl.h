@@ -73,11 +73,24 @@ class WorkspaceImpl final : public Workspace {
 
  private:
   // A cell ready for the log and the memstore.
+  // A mutation's cells ready to log and apply. They point into what they
+  // were resolved from: the caller's mutations (family names and values),
+  // the table (its regions and, for row deletes, its families' names), and
+  // the batch's own key buffer; all of it outlives the write call.
   struct ResolvedCell {
-    std::shared_ptr<Region> region;
-    std::string family;
-    std::string key;
-    Bytes value;
+    Region* region = nullptr;
+    std::string_view family;
+    uint32_t keyOffset = 0;  // into ResolvedBatch::keys
+    uint32_t keyLength = 0;
+    BytesView value;
+  };
+  struct ResolvedBatch {
+    std::vector<ResolvedCell> cells;
+    std::string keys;  // every cell's internal key, back to back
+
+    void add(Region* region, std::string_view family, BytesView row, BytesView qualifier, int64_t ts,
+             CellType type, BytesView value);
+    BytesView key(const ResolvedCell& cell) const { return BytesView(keys).substr(cell.keyOffset, cell.keyLength); }
   };
   enum class TaskKind { kFlush, kMinorCompaction, kMajorCompaction, kSyncLog };
   struct Task {
@@ -99,11 +112,11 @@ class WorkspaceImpl final : public Workspace {
   Status removeRegionsLocked(const Table& table, std::vector<std::shared_ptr<LiveStoreFile>>* retired);
 
   // Writes (workspace_write.cc). REQUIRES: m_write held.
-  Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, std::vector<ResolvedCell>* out);
-  Status resolveDelete(const Table& table, const Delete& del, int64_t now, std::vector<ResolvedCell>* out);
-  Status applyLocked(std::vector<ResolvedCell>& cells, Durability durability, std::unique_lock<std::mutex>& writeLock);
+  Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out);
+  Status resolveDelete(const Table& table, const Delete& del, int64_t now, ResolvedBatch* out);
+  Status applyLocked(const ResolvedBatch& batch, Durability durability, std::unique_lock<std::mutex>& writeLock);
   Status commitLogLocked(std::optional<std::pair<int64_t, std::string>> record, bool fsync);
-  void maybeScheduleFlush(const std::shared_ptr<Region>& region);
+  void maybeScheduleFlush(const Region& region);
 
   // Reads (workspace_read.cc).
   Result<GetResult> getFromTable(const Table& table, const GetOptions& options) const;

@@ -182,7 +182,7 @@ Status WorkspaceImpl::load() {
   m_readPoint.store(m_nextMvcc - 1);
 
   m_worker = std::thread([this] { workerLoop(); });
-  for (const auto& [id, region] : m_regions) maybeScheduleFlush(region);
+  for (const auto& [id, region] : m_regions) maybeScheduleFlush(*region);
   return Status::ok();
 }
 

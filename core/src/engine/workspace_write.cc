@@ -53,13 +53,19 @@ Bytes bigEndian64(int64_t value) {
 
 }  // namespace
 
-Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutation, int64_t now,
-                                      std::vector<ResolvedCell>* out) {
+void WorkspaceImpl::ResolvedBatch::add(Region* region, std::string_view family, BytesView row, BytesView qualifier,
+                                       int64_t ts, CellType type, BytesView value) {
+  const size_t offset = keys.size();
+  appendInternalKey(&keys, row, qualifier, ts, type);
+  cells.push_back({region, family, static_cast<uint32_t>(offset), static_cast<uint32_t>(keys.size() - offset), value});
+}
+
+Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out) {
   if (const Delete* del = std::get_if<Delete>(&mutation)) return resolveDelete(table, *del, now, out);
   const Put& put = std::get<Put>(mutation);
   if (Status s = checkRow(put.row); !s) return s;
   if (put.cells.empty()) return Status::invalidArgument("a put needs at least one cell");
-  auto region = table.regionFor(put.row);
+  Region* region = table.regionFor(put.row).get();
   for (const PutCell& cell : put.cells) {
     Status status;
     if (requireFamily(table, cell.family, &status) == nullptr) return status;
@@ -71,20 +77,20 @@ Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutati
                                      " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
     if (Status s = checkTimestamp(cell.timestamp, "put"); !s) return s;
     const int64_t ts = cell.timestamp == kLatestTimestamp ? now : cell.timestamp;
-    out->push_back({region, cell.family, internalKey(put.row, cell.qualifier, ts, CellType::kPut), cell.value});
+    out->add(region, cell.family, put.row, cell.qualifier, ts, CellType::kPut, cell.value);
   }
   return Status::ok();
 }
 
-Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64_t now, std::vector<ResolvedCell>* out) {
+Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64_t now, ResolvedBatch* out) {
   if (Status s = checkRow(del.row); !s) return s;
   if (Status s = checkTimestamp(del.timestamp, "delete"); !s) return s;
-  auto region = table.regionFor(del.row);
+  Region* region = table.regionFor(del.row).get();
   const int64_t rowTs = del.timestamp == kLatestTimestamp ? now : del.timestamp;
   if (del.specs.empty()) {
     // A row delete is one DeleteFamily per family.
     for (const FamilyOptions& family : table.options.families)
-      out->push_back({region, family.name, internalKey(del.row, {}, rowTs, CellType::kDeleteFamily), {}});
+      out->add(region, family.name, del.row, {}, rowTs, CellType::kDeleteFamily, {});
     return Status::ok();
   }
   // The N-th Delete.addColumn of a column without a timestamp marks its N-th
@@ -99,13 +105,13 @@ Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64
     const int64_t ts = explicitTs ? spec.timestamp : rowTs;
     switch (spec.scope) {
       case DeleteScope::kFamily:
-        out->push_back({region, spec.family, internalKey(del.row, {}, ts, CellType::kDeleteFamily), {}});
+        out->add(region, spec.family, del.row, {}, ts, CellType::kDeleteFamily, {});
         break;
       case DeleteScope::kFamilyVersion:
-        out->push_back({region, spec.family, internalKey(del.row, {}, ts, CellType::kDeleteFamilyVersion), {}});
+        out->add(region, spec.family, del.row, {}, ts, CellType::kDeleteFamilyVersion, {});
         break;
       case DeleteScope::kColumnAll:
-        out->push_back({region, spec.family, internalKey(del.row, spec.qualifier, ts, CellType::kDeleteColumn), {}});
+        out->add(region, spec.family, del.row, spec.qualifier, ts, CellType::kDeleteColumn, {});
         break;
       case DeleteScope::kColumnVersion: {
         int64_t markerTs = ts;
@@ -120,7 +126,7 @@ Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64
           markerTs = static_cast<int32_t>(current->cells.size()) >= n ? current->cells[static_cast<size_t>(n - 1)].timestamp
                                                                      : now;
         }
-        out->push_back({region, spec.family, internalKey(del.row, spec.qualifier, markerTs, CellType::kDelete), {}});
+        out->add(region, spec.family, del.row, spec.qualifier, markerTs, CellType::kDelete, {});
         break;
       }
     }
@@ -146,19 +152,20 @@ Status WorkspaceImpl::commitLogLocked(std::optional<std::pair<int64_t, std::stri
   return status;
 }
 
-Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability durability,
+Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durability,
                                   std::unique_lock<std::mutex>& writeLock) {
+  const std::vector<ResolvedCell>& cells = batch.cells;
   // Backpressure: wait while a region is far past its flush size and its
   // previous flush has not finished (the memstore would grow without bound).
   std::vector<Region*> regions;
   for (const ResolvedCell& cell : cells) {
-    if (std::find(regions.begin(), regions.end(), cell.region.get()) == regions.end()) regions.push_back(cell.region.get());
+    if (std::find(regions.begin(), regions.end(), cell.region) == regions.end()) regions.push_back(cell.region);
   }
   for (Region* region : regions) {
     auto table = findTable(region->tableName);
     const uint64_t limit = kMemstoreBlockingMultiplier * (table != nullptr ? table->options.memstoreFlushSize : 0);
     while (table != nullptr && region->memstoreBytes() > limit) {
-      maybeScheduleFlush(regionById(region->id));
+      maybeScheduleFlush(*region);
       if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
         std::lock_guard queue(m_queueMutex);
         if (!m_backgroundError.isOk()) return m_backgroundError;
@@ -167,7 +174,7 @@ Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability d
   }
   if (durability != Durability::kSkipWal) {
     LogRecordBuilder builder(cells.size());
-    for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, cell.key, cell.value);
+    for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, batch.key(cell), cell.value);
     const int64_t seq = m_lastSeq + 1;
     std::string record = std::move(builder).finish();
     if (durability == Durability::kAsyncWal) {
@@ -179,26 +186,32 @@ Status WorkspaceImpl::applyLocked(std::vector<ResolvedCell>& cells, Durability d
     }
     m_lastSeq = seq;
   }
-  for (ResolvedCell& cell : cells) {
-    cell.region->stores.find(cell.family)->second->current()->active->add(cell.key, cell.value, m_nextMvcc++);
+  // Memstores change only under m_write (held here), so one lookup serves a
+  // run of cells of the same region and family.
+  const Region* lastRegion = nullptr;
+  std::string_view lastFamily;
+  std::shared_ptr<const StoreVersion> version;
+  for (const ResolvedCell& cell : cells) {
+    if (cell.region != lastRegion || cell.family != lastFamily) {
+      version = cell.region->stores.find(cell.family)->second->current();
+      lastRegion = cell.region;
+      lastFamily = cell.family;
+    }
+    version->active->add(batch.key(cell), cell.value, m_nextMvcc++);
   }
   m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
-  std::shared_ptr<Region> last;
-  for (const ResolvedCell& cell : cells) {
-    if (cell.region != last) maybeScheduleFlush(cell.region);
-    last = cell.region;
-  }
+  for (Region* region : regions) maybeScheduleFlush(*region);
   return Status::ok();
 }
 
-void WorkspaceImpl::maybeScheduleFlush(const std::shared_ptr<Region>& region) {
-  auto table = findTable(region->tableName);
-  if (table == nullptr || region->memstoreBytes() < table->options.memstoreFlushSize) return;
+void WorkspaceImpl::maybeScheduleFlush(const Region& region) {
+  auto table = findTable(region.tableName);
+  if (table == nullptr || region.memstoreBytes() < table->options.memstoreFlushSize) return;
   {
     std::lock_guard lock(m_queueMutex);
-    if (!m_flushQueued.insert(region->id).second) return;
+    if (!m_flushQueued.insert(region.id).second) return;
   }
-  enqueue(TaskKind::kFlush, region->id, false);
+  enqueue(TaskKind::kFlush, region.id, false);
 }
 
 Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutation> mutations,
@@ -208,7 +221,7 @@ Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutatio
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
   const int64_t now = this->now();
-  std::vector<ResolvedCell> cells;
+  ResolvedBatch cells;
   for (size_t i = 0; i < mutations.size(); ++i) {
     if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
       if (mutations.size() == 1) return s;
@@ -266,8 +279,9 @@ Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, c
     put.cells.push_back({column.first, column.second, ts, bigEndian64(value)});
     results.push_back({increment.row, column.first, column.second, ts, CellType::kPut, bigEndian64(value)});
   }
-  std::vector<ResolvedCell> cells;
-  if (Status s = resolveMutation(table, Mutation(std::move(put)), now, &cells); !s) return s;
+  ResolvedBatch cells;
+  const Mutation mutation(std::move(put));  // the resolved cells point into it
+  if (Status s = resolveMutation(table, mutation, now, &cells); !s) return s;
   if (Status s = applyLocked(cells, options.durability, write); !s) return s;
   return results;
 }
@@ -310,7 +324,7 @@ Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const Che
   }
   if (!matches || check.mutations.empty()) return matches;
   const int64_t now = this->now();
-  std::vector<ResolvedCell> cells;
+  ResolvedBatch cells;
   for (const Mutation& mutation : check.mutations) {
     if (Status s = resolveMutation(table, mutation, now, &cells); !s) return s;
   }
