@@ -124,7 +124,8 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   for (int i = 0; i < height; ++i) new (&node->nextArray()[i]) std::atomic<Node*>(nullptr);
   char* data = const_cast<char*>(node->keyData());
   std::memcpy(data, key.data(), key.size());
-  std::memcpy(data + key.size(), value.data(), value.size());
+  // A marker's empty value may be a view with null data, which memcpy must not get.
+  if (!value.empty()) std::memcpy(data + key.size(), value.data(), value.size());
   for (int i = 0; i < height; ++i) {
     node->nextArray()[i].store(prev[i]->next(i), std::memory_order_relaxed);
     prev[i]->setNext(i, node);
