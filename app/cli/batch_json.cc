@@ -251,6 +251,14 @@ Result<TableOptions> tableFromJson(const json& op) {
   table.memstoreFlushSize = static_cast<uint64_t>(*flushSize);
   if (op.contains("key_schema") && op["key_schema"].is_string()) table.keySchema = op["key_schema"];
   if (op.contains("description") && op["description"].is_string()) table.description = op["description"];
+  if (op.contains("examples")) {
+    const json& examples = op["examples"];
+    if (!examples.is_array()) return bad("examples", "expected an array of shell commands");
+    for (const json& e : examples) {
+      if (!e.is_string()) return bad("examples", "expected an array of shell commands");
+      table.exampleCommands.push_back(e.get<std::string>());
+    }
+  }
   return table;
 }
 
@@ -274,7 +282,8 @@ json tableToJson(const TableOptions& table) {
           {"families", families},
           {"memstore_flushsize", table.memstoreFlushSize},
           {"key_schema", table.keySchema},
-          {"description", table.description}};
+          {"description", table.description},
+          {"examples", table.exampleCommands}};
 }
 
 Result<Mutation> putFromJson(const json& op) {

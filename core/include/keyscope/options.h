@@ -55,6 +55,9 @@ struct TableOptions {
   uint64_t memstoreFlushSize = 16ull << 20;
   std::string keySchema;                // optional row-key schema (docs/KEY-SCHEMAS.md)
   std::string description;              // free text shown by the GUI
+  // Shell commands that show what the table is for (docs/SHELL.md syntax, one
+  // statement each), listed by describe and offered by the GUI. Kept as given.
+  std::vector<std::string> exampleCommands;
 
   const FamilyOptions* family(std::string_view familyName) const;
   bool operator==(const TableOptions&) const = default;

@@ -54,11 +54,13 @@ struct FamilyPatch {
   void applyTo(FamilyOptions* family) const;
 };
 
-// Table attributes (Keyscope's: MEMSTORE_FLUSHSIZE, KEY_SCHEMA, DESCRIPTION).
+// Table attributes (Keyscope's: MEMSTORE_FLUSHSIZE, KEY_SCHEMA, DESCRIPTION,
+// EXAMPLES).
 struct TablePatch {
   std::optional<uint64_t> memstoreFlushSize;
   std::optional<std::string> keySchema;     // "" removes it
   std::optional<std::string> description;
+  std::optional<std::vector<std::string>> exampleCommands;  // EXAMPLES => ['scan ...', ...]; [] removes them
 
   void applyTo(TableOptions* table) const;
 };

@@ -79,7 +79,8 @@ std::string tableOptionsToJson(const TableOptions& options) {
             {"families", families},
             {"memstore_flushsize", options.memstoreFlushSize},
             {"key_schema", options.keySchema},
-            {"description", options.description}};
+            {"description", options.description},
+            {"examples", options.exampleCommands}};
   return j.dump();
 }
 
@@ -92,6 +93,8 @@ Result<TableOptions> tableOptionsFromJson(std::string_view text) {
     options.memstoreFlushSize = j.value("memstore_flushsize", options.memstoreFlushSize);
     options.keySchema = j.value("key_schema", std::string());
     options.description = j.value("description", std::string());
+    // Absent in workspaces written before tables had examples.
+    if (j.contains("examples")) options.exampleCommands = j.at("examples").get<std::vector<std::string>>();
     for (const json& jf : j.at("families")) {
       FamilyOptions f;
       f.name = jf.at("name").get<std::string>();

@@ -4,6 +4,8 @@
 // Schema (format version kFormatVersion, in PRAGMA user_version; the file is
 // marked with PRAGMA application_id = kApplicationId):
 //   tables(table_id PK, name UNIQUE, options TEXT)    options as JSON
+//       (tableOptionsToJson); a key it lacks reads as its default, so
+//       fields added later ("examples") need no new column
 //   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created)
 //       flushed_seq: every log record <= it is in this region's store files
 //   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created)

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <set>
 
+#include "utf8.h"
+
 namespace keyscope {
 
 const FamilyOptions* TableOptions::family(std::string_view familyName) const {
@@ -76,6 +78,18 @@ Status validateTableOptions(const TableOptions& options) {
   }
   if (options.memstoreFlushSize < (64u << 10))
     return Status::invalidArgument("table '" + options.name + "': MEMSTORE_FLUSHSIZE must be at least 65536");
+  // The catalog keeps these as JSON text, which must be UTF-8.
+  auto checkText = [&options](std::string_view what, std::string_view text) -> Status {
+    if (std::optional<size_t> bad = firstInvalidUtf8(text))
+      return Status::invalidArgument("table '" + options.name + "': " + std::string(what) +
+                                     " is not UTF-8 text (byte " + std::to_string(*bad) + ")");
+    return Status::ok();
+  };
+  if (Status s = checkText("KEY_SCHEMA", options.keySchema); !s) return s;
+  if (Status s = checkText("DESCRIPTION", options.description); !s) return s;
+  for (size_t i = 0; i < options.exampleCommands.size(); ++i) {
+    if (Status s = checkText("example " + std::to_string(i + 1), options.exampleCommands[i]); !s) return s;
+  }
   return Status::ok();
 }
 

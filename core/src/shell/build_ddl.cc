@@ -14,9 +14,9 @@ namespace {
 
 const std::vector<std::string_view> kFamilyKeys = {"NAME",        "VERSIONS", "MIN_VERSIONS", "TTL",
                                                    "KEEP_DELETED_CELLS", "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE"};
-const std::vector<std::string_view> kTableKeys = {"MEMSTORE_FLUSHSIZE", "KEY_SCHEMA", "DESCRIPTION"};
+const std::vector<std::string_view> kTableKeys = {"MEMSTORE_FLUSHSIZE", "KEY_SCHEMA", "DESCRIPTION", "EXAMPLES"};
 const std::vector<std::string_view> kCreateTableKeys = {"SPLITS", "NUMREGIONS", "SPLITALGO", "MEMSTORE_FLUSHSIZE",
-                                                        "KEY_SCHEMA", "DESCRIPTION"};
+                                                        "KEY_SCHEMA", "DESCRIPTION", "EXAMPLES"};
 
 // Family keys written where table keys belong, or the reverse, get a message
 // that says where they go.
@@ -136,6 +136,21 @@ Status readTableOptions(const SourceText& src, OptionMap& options, TablePatch* t
     if (!text) return text.status();
     table->description = *text;
   }
+  if (const Value* v = options.take("EXAMPLES")) {  // a command, an array of them, or nil
+    std::vector<std::string> examples;
+    if (v->kind == Value::Kind::kArray) {
+      for (const Value& item : v->items) {
+        Result<std::string> text = readText(src, item, "EXAMPLES");
+        if (!text) return text.status();
+        examples.push_back(*text);
+      }
+    } else if (v->kind != Value::Kind::kNil) {
+      Result<std::string> text = readText(src, *v, "EXAMPLES");
+      if (!text) return text.status();
+      examples.push_back(*text);
+    }
+    table->exampleCommands = std::move(examples);
+  }
   return Status::ok();
 }
 
@@ -197,6 +212,7 @@ void TablePatch::applyTo(TableOptions* table) const {
   if (memstoreFlushSize) table->memstoreFlushSize = *memstoreFlushSize;
   if (keySchema) table->keySchema = *keySchema;
   if (description) table->description = *description;
+  if (exampleCommands) table->exampleCommands = *exampleCommands;
 }
 
 Status checkArity(const SourceText& src, const RawStatement& statement, size_t min, size_t max,
@@ -372,7 +388,8 @@ Result<Command> buildAlter(const SourceText& src, const RawStatement& statement)
       if (*text == "MEMSTORE_FLUSHSIZE") step.attributes.memstoreFlushSize = defaults.memstoreFlushSize;
       else if (*text == "KEY_SCHEMA") step.attributes.keySchema = "";
       else if (*text == "DESCRIPTION") step.attributes.description = "";
-      else return errorAt(src, *attr, "table_att_unset: expected MEMSTORE_FLUSHSIZE, KEY_SCHEMA or DESCRIPTION");
+      else if (*text == "EXAMPLES") step.attributes.exampleCommands = std::vector<std::string>();
+      else return errorAt(src, *attr, "table_att_unset: expected MEMSTORE_FLUSHSIZE, KEY_SCHEMA, DESCRIPTION or EXAMPLES");
       if (Status s = options.finish({"NAME", "METHOD"}); !s) return s;
     } else if (method.empty() && options.has("NAME")) {
       step.kind = AlterStep::Kind::kSetFamily;

@@ -59,7 +59,8 @@ json tableJson(const TableOptions& table) {
           {"families", families},
           {"memstore_flushsize", table.memstoreFlushSize},
           {"key_schema", table.keySchema},
-          {"description", table.description}};
+          {"description", table.description},
+          {"examples", table.exampleCommands}};
 }
 
 json regionJson(const RegionInfo& r) {

@@ -63,6 +63,11 @@ std::string describeText(const DescribeResult& d) {
     add("MEMSTORE_FLUSHSIZE", "'" + std::to_string(d.table.memstoreFlushSize) + "'");
   if (!d.table.keySchema.empty()) add("KEY_SCHEMA", quoted(d.table.keySchema));
   if (!d.table.description.empty()) add("DESCRIPTION", quoted(d.table.description));
+  if (!d.table.exampleCommands.empty()) {
+    std::string list;
+    for (const std::string& example : d.table.exampleCommands) list += (list.empty() ? "" : ", ") + quoted(example);
+    add("EXAMPLES", "[" + list + "]");
+  }
   std::string out = "Table " + d.table.name + " is " + (d.enabled ? "ENABLED" : "DISABLED") + "\n";
   out += d.table.name + (attributes.empty() ? "" : ", {TABLE_ATTRIBUTES => {" + attributes + "}}") + "\n";
   out += "COLUMN FAMILIES DESCRIPTION\n";
