@@ -28,5 +28,6 @@ int runBatchCommand(const Args& args, Streams io);
 int runImportCommand(const Args& args, Streams io);
 int runExportCommand(const Args& args, Streams io);
 int runShellCommand(const Args& args, Streams io);
+int runDemoCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli
