@@ -1,7 +1,6 @@
 // demo::build: runs each table's recipe script through the shell, stores its
 // example commands, then runs the generators and flushes every table. Also
 // the helpers the generators share (demo_data.h).
-#include <algorithm>
 #include <ctime>
 #include <set>
 
