@@ -942,17 +942,17 @@ Status StoreFileReader::verify(PageSource* pages) const {
     const auto bad = [&](const std::string& what) { return Status::corruption(f.where(b) + ": " + what); };
     if (!cursor.reset(*block, m.format, &error)) return bad(error);
     if (cursor.atEnd()) return bad("empty block");
-    // Format 2: entry i of the block is a restart exactly when i is a
-    // multiple of kRestartInterval, and restarts hold whole keys.
+    // Format 2: every restart the block lists is the start of an entry that
+    // holds its whole key (the interval between them is the writer's choice).
     uint32_t entry = 0;
+    uint32_t nextRestart = 0;
     while (!cursor.atEnd()) {
       const size_t offset = cursor.offset();
       if (cursor.step(&error) != BlockCursor::Step::kEntry) return bad(error);
-      if (cursor.restartCount() > 0) {
-        const bool isRestart = entry % fmt::kRestartInterval == 0;
-        const uint32_t r = entry / fmt::kRestartInterval;
-        if (isRestart && (r >= cursor.restartCount() || cursor.restart(r) != offset || cursor.shared() != 0))
-          return bad("entry " + std::to_string(entry) + " is not the restart its block lists");
+      if (nextRestart < cursor.restartCount() && cursor.restart(nextRestart) <= offset) {
+        if (cursor.restart(nextRestart) != offset) return bad("restart " + std::to_string(nextRestart) + " is not at an entry");
+        if (cursor.shared() != 0) return bad("the entry at restart " + std::to_string(nextRestart) + " shares a prefix");
+        ++nextRestart;
       }
       ++entry;
       const std::string& key = cursor.key();
@@ -971,9 +971,8 @@ Status StoreFileReader::verify(PageSource* pages) const {
       previous.assign(key);
     }
     if (previous != m.blocks[b].lastKey) return bad("the block's last key is not the one in the index");
-    if (cursor.restartCount() > 0 && cursor.restartCount() != (entry + fmt::kRestartInterval - 1) / fmt::kRestartInterval)
-      return bad("the block lists " + std::to_string(cursor.restartCount()) + " restarts for " +
-                 std::to_string(entry) + " entries");
+    if (nextRestart != cursor.restartCount())
+      return bad("restart " + std::to_string(nextRestart) + " lies past the block's entries");
   }
   const std::string name = "table " + f.label.table + ", region " + std::to_string(f.label.regionId) +
                            ", family " + f.label.family + ", store file " + std::to_string(f.fileId);
