@@ -105,7 +105,11 @@ struct GetResult {
 };
 
 // Pulls a scan's rows (or row fragments, with ScanOptions::batch) in order.
-// Not thread-safe: one scanner per thread. Holds no lock between calls.
+// Not thread-safe: one scanner per thread. Holds no lock between calls, but
+// may keep the SQLite read snapshot it is reading through from one call to
+// the next (it renews it every few milliseconds of reading and drops it at
+// the end), which holds back checkpoints of the workspace's journal: destroy
+// a scanner you stop pulling from.
 class Scanner {
  public:
   virtual ~Scanner() = default;

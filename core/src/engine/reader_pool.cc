@@ -32,6 +32,7 @@ Status LeasedPageSource::readRange(int64_t fileId, uint32_t pageNo, uint32_t off
     if (!db) return db.status();
     m_db = *db;
     m_source = std::make_unique<SqlitePageSource>(m_db);
+    m_acquired = std::chrono::steady_clock::now();
   }
   return m_source->readRange(fileId, pageNo, offset, length, out);
 }

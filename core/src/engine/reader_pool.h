@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,11 +46,16 @@ class LeasedPageSource final : public PageSource {
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override;
   // Returns the connection to the pool; the next read borrows one again.
   void release();
+  // Whether a connection has been borrowed for longer than `limit`.
+  bool heldLongerThan(std::chrono::steady_clock::duration limit) const {
+    return m_db != nullptr && std::chrono::steady_clock::now() - m_acquired > limit;
+  }
 
  private:
   ReaderPool* m_pool;
   sqlite3* m_db = nullptr;
   std::unique_ptr<SqlitePageSource> m_source;
+  std::chrono::steady_clock::time_point m_acquired;
 };
 
 }  // namespace keyscope::engine

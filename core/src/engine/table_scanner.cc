@@ -6,6 +6,10 @@
 
 namespace keyscope::engine {
 
+namespace {
+constexpr auto kMaxLeaseHold = std::chrono::milliseconds(2);
+}  // namespace
+
 const std::string& keyAfterEverything() {
   static const std::string key(kMaxRowKeySize + 1, '\xff');
   return key;
@@ -49,6 +53,11 @@ bool TableScanner::pastStop(BytesView rowEscaped) const {
 }
 
 Status TableScanner::openRegion() {
+  // The store versions taken below may name files committed after the read
+  // snapshot of a connection still borrowed: start a fresh one. (A blob
+  // handle that misses a page in its old snapshot would reopen in a fresh
+  // one anyway, but only after a failed lookup.)
+  m_pages.release();
   const auto& region = m_table->regions[m_regionIndex];
   ReadSettings settings;
   settings.options = &m_options;
@@ -167,7 +176,12 @@ bool TableScanner::next(RowResult* out) {
       ++m_report.rowsReturned;
     }
   }
-  m_pages.release();
+  // Keeping the connection between rows keeps its blob handle open, so the
+  // next block of the same stored page is read without SQLite walking the
+  // page's overflow chain from its start again. But a borrowed connection is
+  // an open read snapshot, which stops checkpoints from recycling the log:
+  // it goes back after a few milliseconds of scanning, and at the end.
+  if (!produced || m_pages.heldLongerThan(kMaxLeaseHold)) m_pages.release();
   m_report.elapsedMicros +=
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
   return produced;
