@@ -4,6 +4,7 @@
 #include <set>
 
 #include "keyscope/bytes.h"
+#include "keyscope/engine_json.h"
 #include "keyscope/filter.h"
 
 namespace keyscope::cli {
@@ -262,29 +263,7 @@ Result<TableOptions> tableFromJson(const json& op) {
   return table;
 }
 
-json tableToJson(const TableOptions& table) {
-  json families = json::array();
-  for (const FamilyOptions& f : table.families) {
-    families.push_back({{"name", f.name},
-                        {"versions", f.maxVersions},
-                        {"min_versions", f.minVersions},
-                        {"ttl", f.ttlSeconds},
-                        {"keep_deleted_cells", f.keepDeletedCells == KeepDeletedCells::kTrue ? "TRUE"
-                                               : f.keepDeletedCells == KeepDeletedCells::kTtl ? "TTL"
-                                                                                              : "FALSE"},
-                        {"compression", f.compression == Compression::kZstd ? "ZSTD" : "NONE"},
-                        {"bloomfilter", f.bloomFilter == BloomType::kNone    ? "NONE"
-                                        : f.bloomFilter == BloomType::kRowCol ? "ROWCOL"
-                                                                              : "ROW"},
-                        {"blocksize", f.blockSize}});
-  }
-  return {{"table", table.name},
-          {"families", families},
-          {"memstore_flushsize", table.memstoreFlushSize},
-          {"key_schema", table.keySchema},
-          {"description", table.description},
-          {"examples", table.exampleCommands}};
-}
+json tableToJson(const TableOptions& table) { return tableOptionsToJson(table); }
 
 Result<Mutation> putFromJson(const json& op) {
   Put put;
@@ -428,21 +407,6 @@ json rowToJson(BytesView row, const std::vector<Cell>& cells, ByteRendering rend
   return out;
 }
 
-json reportToJson(const ReadReport& r) {
-  return {{"regions_visited", r.regionsVisited},
-          {"store_files_considered", r.storeFilesConsidered},
-          {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
-          {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
-          {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
-          {"memstores_read", r.memstoresRead},
-          {"pages_read", r.pagesRead},
-          {"page_cache_hits", r.pageCacheHits},
-          {"bytes_read_from_storage", r.bytesReadFromStorage},
-          {"bytes_decompressed", r.bytesDecompressed},
-          {"cells_examined", r.cellsExamined},
-          {"cells_returned", r.cellsReturned},
-          {"rows_returned", r.rowsReturned},
-          {"elapsed_micros", r.elapsedMicros}};
-}
+json reportToJson(const ReadReport& r) { return readReportToJson(r); }
 
 }  // namespace keyscope::cli

@@ -3,6 +3,7 @@
 // shapes match the batch API's answers (docs/BATCH-API.md) where they overlap.
 #include <nlohmann/json.hpp>
 
+#include "keyscope/engine_json.h"
 #include "keyscope/shell.h"
 
 namespace keyscope::shell {
@@ -19,48 +20,6 @@ json cellJson(const Cell& cell, const OutputFormat* format) {
           {"timestamp", cell.timestamp},
           {"type", cellTypeName(cell.type)},
           {"value", formatValue(f, cell.value)}};
-}
-
-json reportJson(const ReadReport& r) {
-  return {{"regions_visited", r.regionsVisited},
-          {"store_files_considered", r.storeFilesConsidered},
-          {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
-          {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
-          {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
-          {"memstores_read", r.memstoresRead},
-          {"pages_read", r.pagesRead},
-          {"page_cache_hits", r.pageCacheHits},
-          {"bytes_read_from_storage", r.bytesReadFromStorage},
-          {"bytes_decompressed", r.bytesDecompressed},
-          {"cells_examined", r.cellsExamined},
-          {"cells_returned", r.cellsReturned},
-          {"rows_returned", r.rowsReturned},
-          {"elapsed_micros", r.elapsedMicros}};
-}
-
-// The batch API's table description (tableToJson in app/cli/batch_json.cc).
-json tableJson(const TableOptions& table) {
-  json families = json::array();
-  for (const FamilyOptions& f : table.families) {
-    families.push_back({{"name", f.name},
-                        {"versions", f.maxVersions},
-                        {"min_versions", f.minVersions},
-                        {"ttl", f.ttlSeconds},
-                        {"keep_deleted_cells", f.keepDeletedCells == KeepDeletedCells::kTrue  ? "TRUE"
-                                               : f.keepDeletedCells == KeepDeletedCells::kTtl ? "TTL"
-                                                                                              : "FALSE"},
-                        {"compression", f.compression == Compression::kZstd ? "ZSTD" : "NONE"},
-                        {"bloomfilter", f.bloomFilter == BloomType::kNone     ? "NONE"
-                                        : f.bloomFilter == BloomType::kRowCol ? "ROWCOL"
-                                                                              : "ROW"},
-                        {"blocksize", f.blockSize}});
-  }
-  return {{"table", table.name},
-          {"families", families},
-          {"memstore_flushsize", table.memstoreFlushSize},
-          {"key_schema", table.keySchema},
-          {"description", table.description},
-          {"examples", table.exampleCommands}};
 }
 
 json regionJson(const RegionInfo& r) {
@@ -96,7 +55,7 @@ std::string formatJson(std::string_view name, const Command& command, const Comm
       for (const Cell& cell : row.cells) list.push_back(cellJson(cell, format));
     }
     j["cells"] = std::move(list);
-    if (format && format->metrics) j["report"] = reportJson(cells->report);
+    if (format && format->metrics) j["report"] = readReportToJson(cells->report);
   } else if (const auto* count = std::get_if<CountResult>(&result)) {
     j["rows"] = count->rows;
   } else if (const auto* counter = std::get_if<CounterResult>(&result)) {
@@ -107,7 +66,7 @@ std::string formatJson(std::string_view name, const Command& command, const Comm
   } else if (const auto* b = std::get_if<BoolResult>(&result)) {
     j["result"] = b->value;
   } else if (const auto* d = std::get_if<DescribeResult>(&result)) {
-    j["table"] = tableJson(d->table);
+    j["table"] = tableOptionsToJson(d->table);
     j["enabled"] = d->enabled;
   } else if (const auto* r = std::get_if<RegionsResult>(&result)) {
     json list = json::array();
