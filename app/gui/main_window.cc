@@ -71,7 +71,7 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
 
 void MainWindow::noteWorkspaceArgument(const QString& path) {
   statusBar()->showMessage(
-      tr("Workspaces arrive with the engine; showing the key schema lab (not opened: %1)").arg(path));
+      tr("The workspace window is not built yet; showing the key schema lab (not opened: %1)").arg(path));
 }
 
 void MainWindow::createMenus() {
