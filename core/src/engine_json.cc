@@ -29,20 +29,9 @@ json tableOptionsToJson(const TableOptions& table) {
 }
 
 json readReportToJson(const ReadReport& r) {
-  return {{"regions_visited", r.regionsVisited},
-          {"store_files_considered", r.storeFilesConsidered},
-          {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
-          {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
-          {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
-          {"memstores_read", r.memstoresRead},
-          {"pages_read", r.pagesRead},
-          {"page_cache_hits", r.pageCacheHits},
-          {"bytes_read_from_storage", r.bytesReadFromStorage},
-          {"bytes_decompressed", r.bytesDecompressed},
-          {"cells_examined", r.cellsExamined},
-          {"cells_returned", r.cellsReturned},
-          {"rows_returned", r.rowsReturned},
-          {"elapsed_micros", r.elapsedMicros}};
+  json out = json::object();
+  for (const ReadReportField& field : readReportFields(r)) out[field.name] = field.value;
+  return out;
 }
 
 }  // namespace keyscope

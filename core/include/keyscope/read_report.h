@@ -3,6 +3,7 @@
 // already do far more work, so it is always on.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace keyscope {
@@ -25,5 +26,29 @@ struct ReadReport {
 
   void add(const ReadReport& other);
 };
+
+// The report's fields by the names every output uses (docs/BATCH-API.md),
+// in that order: one list for the JSON and text renderings alike.
+struct ReadReportField {
+  const char* name;
+  int64_t value;
+};
+inline std::array<ReadReportField, 14> readReportFields(const ReadReport& r) {
+  const auto v = [](uint64_t x) { return static_cast<int64_t>(x); };
+  return {{{"regions_visited", r.regionsVisited},
+           {"store_files_considered", r.storeFilesConsidered},
+           {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
+           {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
+           {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
+           {"memstores_read", r.memstoresRead},
+           {"pages_read", v(r.pagesRead)},
+           {"page_cache_hits", v(r.pageCacheHits)},
+           {"bytes_read_from_storage", v(r.bytesReadFromStorage)},
+           {"bytes_decompressed", v(r.bytesDecompressed)},
+           {"cells_examined", v(r.cellsExamined)},
+           {"cells_returned", v(r.cellsReturned)},
+           {"rows_returned", v(r.rowsReturned)},
+           {"elapsed_micros", r.elapsedMicros}}};
+}
 
 }  // namespace keyscope

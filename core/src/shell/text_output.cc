@@ -91,24 +91,9 @@ std::string cellText(const Cell& cell, const OutputFormat& format) {
 std::string columnText(const Cell& cell) { return toStringBinary(cell.family) + ":" + toStringBinary(cell.qualifier); }
 
 std::string metricsText(const ReadReport& r) {
-  const std::pair<const char*, uint64_t> rows[] = {
-      {"regions_visited", r.regionsVisited},
-      {"store_files_considered", r.storeFilesConsidered},
-      {"store_files_skipped_by_key_range", r.storeFilesSkippedByKeyRange},
-      {"store_files_skipped_by_time_range", r.storeFilesSkippedByTimeRange},
-      {"store_files_skipped_by_bloom", r.storeFilesSkippedByBloom},
-      {"memstores_read", r.memstoresRead},
-      {"pages_read", r.pagesRead},
-      {"page_cache_hits", r.pageCacheHits},
-      {"bytes_read_from_storage", r.bytesReadFromStorage},
-      {"bytes_decompressed", r.bytesDecompressed},
-      {"cells_examined", r.cellsExamined},
-      {"cells_returned", r.cellsReturned},
-      {"rows_returned", r.rowsReturned},
-      {"elapsed_micros", static_cast<uint64_t>(r.elapsedMicros)},
-  };
   std::string out = "METRIC  VALUE\n";
-  for (const auto& [name, value] : rows) out += std::string(" ") + name + " " + std::to_string(value) + "\n";
+  for (const ReadReportField& field : readReportFields(r))
+    out += std::string(" ") + field.name + " " + std::to_string(field.value) + "\n";
   return out;
 }
 
