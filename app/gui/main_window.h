@@ -1,6 +1,6 @@
 // MainWindow: Keyscope's main window. For now its one view is the key schema
 // lab (a schema view above a key bytes view); the workspace views of
-// DESIGN.md arrive with the engine. Wiring only: menus, the splitter, and
+// DESIGN.md are not built yet. Wiring only: menus, the splitter, and
 // window state and the last schema/tuple kept in QSettings.
 //
 // GUI thread only.
