@@ -48,6 +48,14 @@ Result<std::string> readTableName(const SourceText& src, const Value& value) {
   return value.bytes;
 }
 
+Result<TableAndRow> readTableAndRow(const SourceText& src, const RawStatement& statement) {
+  Result<std::string> table = readTableName(src, statement.args[0]);
+  if (!table) return table.status();
+  Result<Bytes> row = readBytes(src, statement.args[1], "row");
+  if (!row) return row.status();
+  return TableAndRow{std::move(table).value(), std::move(row).value()};
+}
+
 Result<Bytes> readBytes(const SourceText& src, const Value& value, std::string_view what) {
   switch (value.kind) {
     case Value::Kind::kString: return value.bytes;

@@ -22,6 +22,14 @@ Result<std::string> readTableName(const SourceText& src, const Value& value);
 // Bytes as HBase's shell takes them (value.to_s.to_java_bytes): a string, or
 // an integer, true, false or nil as Ruby prints it ("5", "true", "").
 Result<Bytes> readBytes(const SourceText& src, const Value& value, std::string_view what);
+
+// The table and row that get, put, delete, incr and get_counter take as their
+// first two arguments. REQUIRES: at least two arguments (the arity is checked).
+struct TableAndRow {
+  std::string table;
+  Bytes row;
+};
+Result<TableAndRow> readTableAndRow(const SourceText& src, const RawStatement& statement);
 // A string written as text (not a Bytes.toBytes helper): names, filters, regexes.
 Result<std::string> readText(const SourceText& src, const Value& value, std::string_view what);
 // An integer in [min, max]; with `digitStrings`, '3' too (as Java's Integer.valueOf reads it).

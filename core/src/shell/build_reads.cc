@@ -183,13 +183,11 @@ Status readScanOptions(const SourceText& src, OptionMap& options, ScanOptions* s
 Result<Command> buildGet(const SourceText& src, const RawStatement& statement) {
   constexpr std::string_view kUsage = "get 't', 'row'[, 'family:qualifier', ...][, {COLUMNS => [...], VERSIONS => n, ...}]";
   if (Status s = checkArity(src, statement, 2, SIZE_MAX, kUsage); !s) return s;
-  Result<std::string> table = readTableName(src, statement.args[0]);
-  if (!table) return table.status();
-  Result<Bytes> row = readBytes(src, statement.args[1], "row");
-  if (!row) return row.status();
+  Result<TableAndRow> target = readTableAndRow(src, statement);
+  if (!target) return target.status();
   GetCommand command;
-  command.table = *table;
-  command.options.row = *row;
+  command.table = target->table;
+  command.options.row = target->row;
   for (size_t i = 2; i < statement.args.size(); ++i) {
     const Value& arg = statement.args[i];
     if (arg.isMap()) {

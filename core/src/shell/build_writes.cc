@@ -30,10 +30,8 @@ Result<Command> buildPut(const SourceText& src, const RawStatement& statement) {
   constexpr std::string_view kUsage = "put 't', 'row', 'family:qualifier', 'value'[, timestamp]";
   if (Status s = rejectWriteOptions(src, statement); !s) return s;
   if (Status s = checkCount(src, statement, positionalCount(statement), 4, 5, kUsage); !s) return s;
-  Result<std::string> table = readTableName(src, statement.args[0]);
-  if (!table) return table.status();
-  Result<Bytes> row = readBytes(src, statement.args[1], "row");
-  if (!row) return row.status();
+  Result<TableAndRow> target = readTableAndRow(src, statement);
+  if (!target) return target.status();
   Result<ColumnSpec> column = readWriteColumn(src, statement.args[2]);
   if (!column) return column.status();
   Result<Bytes> value = readBytes(src, statement.args[3], "value");
@@ -48,8 +46,8 @@ Result<Command> buildPut(const SourceText& src, const RawStatement& statement) {
     cell.timestamp = *ts;
   }
   PutCommand command;
-  command.table = *table;
-  command.put.row = *row;
+  command.table = target->table;
+  command.put.row = target->row;
   command.put.cells.push_back(std::move(cell));
   return Command(std::move(command));
 }
@@ -59,13 +57,11 @@ Result<Command> buildDelete(const SourceText& src, const RawStatement& statement
   if (Status s = rejectWriteOptions(src, statement); !s) return s;
   const size_t given = positionalCount(statement);
   if (Status s = checkCount(src, statement, given, 3, 4, kUsage); !s) return s;
-  Result<std::string> table = readTableName(src, statement.args[0]);
-  if (!table) return table.status();
-  Result<Bytes> row = readBytes(src, statement.args[1], "row");
-  if (!row) return row.status();
+  Result<TableAndRow> target = readTableAndRow(src, statement);
+  if (!target) return target.status();
   DeleteCommand command;
-  command.table = *table;
-  command.del.row = *row;
+  command.table = target->table;
+  command.del.row = target->row;
   if (given == 4) {
     Result<int64_t> ts = readTimestamp(src, statement.args[3], "timestamp");
     if (!ts) return ts.status();
@@ -146,10 +142,8 @@ Result<Command> buildIncr(const SourceText& src, const RawStatement& statement) 
   if (Status s = rejectWriteOptions(src, statement); !s) return s;
   const size_t given = positionalCount(statement);
   if (Status s = checkCount(src, statement, given, 3, 4, kUsage); !s) return s;
-  Result<std::string> table = readTableName(src, statement.args[0]);
-  if (!table) return table.status();
-  Result<Bytes> row = readBytes(src, statement.args[1], "row");
-  if (!row) return row.status();
+  Result<TableAndRow> target = readTableAndRow(src, statement);
+  if (!target) return target.status();
   Result<ColumnSpec> column = readWriteColumn(src, statement.args[2]);
   if (!column) return column.status();
   IncrementColumn inc;
@@ -162,23 +156,21 @@ Result<Command> buildIncr(const SourceText& src, const RawStatement& statement) 
     inc.delta = *delta;
   }
   IncrCommand command;
-  command.table = *table;
-  command.increment.row = *row;
+  command.table = target->table;
+  command.increment.row = target->row;
   command.increment.columns.push_back(inc);
   return Command(std::move(command));
 }
 
 Result<Command> buildGetCounter(const SourceText& src, const RawStatement& statement) {
   if (Status s = checkArity(src, statement, 3, 3, "get_counter 't', 'row', 'family:qualifier'"); !s) return s;
-  Result<std::string> table = readTableName(src, statement.args[0]);
-  if (!table) return table.status();
-  Result<Bytes> row = readBytes(src, statement.args[1], "row");
-  if (!row) return row.status();
+  Result<TableAndRow> target = readTableAndRow(src, statement);
+  if (!target) return target.status();
   Result<ColumnSpec> column = readWriteColumn(src, statement.args[2]);
   if (!column) return column.status();
   GetCounterCommand command;
-  command.table = *table;
-  command.row = *row;
+  command.table = target->table;
+  command.row = target->row;
   command.family = column->family;
   command.qualifier = column->qualifier.value_or(Bytes());
   return Command(std::move(command));
