@@ -6,30 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "csv_test_util.h"
 #include "keyscope/csv.h"
 
 namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using Records = std::vector<std::vector<std::string>>;
-
-// Every record of `text`, or a test failure at the first error.
-Records readAll(const std::string& text, CsvDialect dialect = {}) {
-  std::istringstream in(text);
-  CsvReader reader(in, dialect);
-  CsvRecord record;
-  Records out;
-  for (;;) {
-    Result<bool> got = reader.next(&record);
-    if (!got) {
-      ADD_FAILURE() << got.status().toString();
-      return out;
-    }
-    if (!*got) return out;
-    out.push_back(record.fields);
-  }
-}
+using test::Records;
+using test::readAll;
 
 // Each record's start line, or its error message.
 std::vector<std::string> outcomes(const std::string& text, CsvDialect dialect = {}, size_t maxRecord = CsvReader::kDefaultMaxRecordBytes) {

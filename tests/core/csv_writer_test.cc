@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "csv_test_util.h"
 #include "keyscope/csv.h"
 
 namespace keyscope {
 namespace {
 
 using namespace std::string_literals;
-using Records = std::vector<std::vector<std::string>>;
+using test::Records;
+using test::readAll;
 
 std::string written(const Records& records, CsvDialect dialect = {}) {
   std::ostringstream out;
@@ -24,22 +26,6 @@ std::string written(const Records& records, CsvDialect dialect = {}) {
   return out.str();
 }
 
-Records readBack(const std::string& text, CsvDialect dialect) {
-  std::istringstream in(text);
-  CsvReader reader(in, dialect);
-  CsvRecord record;
-  Records out;
-  for (;;) {
-    Result<bool> got = reader.next(&record);
-    if (!got) {
-      ADD_FAILURE() << got.status().toString();
-      return out;
-    }
-    if (!*got) return out;
-    out.push_back(record.fields);
-  }
-}
-
 TEST(CsvWriter, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(written({{"plain", "with space", "a,b", "say \"hi\"", "l1\nl2", "cr\r"}}),
             "plain,with space,\"a,b\",\"say \"\"hi\"\"\",\"l1\nl2\",\"cr\r\"\r\n");
@@ -47,7 +33,7 @@ TEST(CsvWriter, QuotesOnlyWhatNeedsIt) {
 
 TEST(CsvWriter, ALoneEmptyFieldIsQuotedSoItIsNotABlankLine) {
   EXPECT_EQ(written({{""}, {"", ""}, {"a", ""}}), "\"\"\r\n,\r\na,\r\n");
-  EXPECT_EQ(readBack(written({{""}}), {}), (Records{{""}}));
+  EXPECT_EQ(readAll(written({{""}}), {}), (Records{{""}}));
 }
 
 TEST(CsvWriter, UsesTheDialect) {
@@ -58,7 +44,7 @@ TEST(CsvWriter, UsesTheDialect) {
 TEST(CsvWriter, QuotesALeadingByteOrderMarkInTheFirstFieldOnly) {
   const std::string bom = "\xEF\xBB\xBF";
   EXPECT_EQ(written({{bom + "a", bom}, {bom}}), "\"" + bom + "a\"," + bom + "\r\n" + bom + "\r\n");
-  EXPECT_EQ(readBack(written({{bom + "a"}}), {}), (Records{{bom + "a"}}));
+  EXPECT_EQ(readAll(written({{bom + "a"}}), {}), (Records{{bom + "a"}}));
 }
 
 TEST(CsvWriter, WithoutQuotingRefusesFieldsThatWouldBreakTheRecord) {
@@ -110,7 +96,7 @@ TEST(CsvRoundTrip, RandomRecordsReadBackExactlyInEveryDialect) {
       records.push_back(std::move(record));
     }
     const std::string text = written(records, dialect);
-    EXPECT_EQ(readBack(text, dialect), records) << "delimiter '" << dialect.delimiter << "'";
+    EXPECT_EQ(readAll(text, dialect), records) << "delimiter '" << dialect.delimiter << "'";
   }
 }
 
