@@ -23,6 +23,8 @@ json tableOptionsToJson(const TableOptions& table) {
   return {{"table", table.name},
           {"families", families},
           {"memstore_flushsize", table.memstoreFlushSize},
+          {"max_filesize", table.maxFileSize},
+          {"split_policy", splitPolicyName(table.splitPolicy)},
           {"key_schema", table.keySchema},
           {"description", table.description},
           {"examples", table.exampleCommands}};

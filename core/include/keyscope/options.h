@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "keyscope/bytes.h"
@@ -46,6 +47,21 @@ constexpr size_t kMaxFamilyNameSize = 200;
 constexpr size_t kMaxQualifierSize = 65535;
 constexpr size_t kMaxValueSize = 10 * 1024 * 1024;
 
+// When a region splits by size (HBASE-SEMANTICS.md B7). Stored in table
+// descriptors by name.
+enum class SplitPolicy : uint8_t {
+  // Split when a store passes min(MAX_FILESIZE, 2 x MEMSTORE_FLUSHSIZE x n^3),
+  // n = regions of the table on the region's server (HBase 0.94-1.x's default).
+  kIncreasingToUpperBound,
+  kConstantSize,  // split when a store passes MAX_FILESIZE (+-12.5% jitter, as HBase)
+  kStepping,      // 2 x MEMSTORE_FLUSHSIZE while n == 1, then MAX_FILESIZE (HBase 2's default)
+  kDisabled,      // never by size; split and pre-split still work
+};
+const char* splitPolicyName(SplitPolicy policy);  // HBase's class name, e.g. "ConstantSizeRegionSplitPolicy"
+// Accepts HBase's class names, with or without the package, and the short
+// forms "constant", "increasing", "stepping", "disabled".
+std::optional<SplitPolicy> parseSplitPolicy(std::string_view name);
+
 struct TableOptions {
   std::string name;
   std::vector<FamilyOptions> families;  // kept sorted by name
@@ -53,6 +69,12 @@ struct TableOptions {
   // 16 MiB rather than HBase's 128 MiB: a desktop workspace holds several
   // tables and sample data, and smaller flushes show store files sooner.
   uint64_t memstoreFlushSize = 16ull << 20;
+  // MAX_FILESIZE: the stored (compressed) size of a store past which a
+  // region splits. 64 MiB rather than HBase's 10 GiB, so that sample data on
+  // a laptop splits visibly: with the 16 MiB flush size the increasing policy
+  // splits a table's first region at 32 MiB and every later one at 64 MiB.
+  uint64_t maxFileSize = 64ull << 20;
+  SplitPolicy splitPolicy = SplitPolicy::kIncreasingToUpperBound;
   std::string keySchema;                // optional row-key schema (docs/KEY-SCHEMAS.md)
   std::string description;              // free text shown by the GUI
   // Shell commands that show what the table is for (docs/SHELL.md syntax, one

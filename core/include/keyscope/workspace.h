@@ -28,6 +28,7 @@
 #include "keyscope/compare_op.h"
 #include "keyscope/options.h"
 #include "keyscope/read_report.h"
+#include "keyscope/statistics.h"
 #include "keyscope/status.h"
 
 namespace keyscope {
@@ -125,11 +126,36 @@ struct RegionInfo {
   int64_t id = 0;
   Bytes startRow;                 // inclusive; empty: the beginning of the table
   Bytes endRow;                   // exclusive; empty: the end of the table
+  int32_t server = 0;             // the simulated region server it is assigned to, 0-based
+  int64_t createdMillis = 0;      // workspace clock
   uint64_t memstoreBytes = 0;
   uint32_t storeFiles = 0;
   uint64_t storedBytes = 0;       // pages as stored (compressed)
   uint64_t rawBytes = 0;          // pages before compression
   uint64_t cells = 0;             // cells in store files
+};
+
+// How a region came to be.
+enum class RegionOrigin : uint8_t {
+  kCreate,       // the table's first region (create, truncate)
+  kPreSplit,     // one of the regions made at create by SPLITS / NUMREGIONS
+  kSizeSplit,    // a daughter of a split by the table's split policy
+  kManualSplit,  // a daughter of a split asked for (shell split, Workspace::split)
+  kMerge,        // the merge of two adjacent regions
+};
+const char* regionOriginName(RegionOrigin origin);  // "create", "pre-split", "size split", ...
+
+// One region in a table's history: every region that ever existed, live or
+// retired by a split or merge (split lineage, for display).
+struct RegionHistoryEntry {
+  int64_t regionId = 0;
+  Bytes startRow;
+  Bytes endRow;
+  int64_t createdMillis = 0;
+  std::optional<int64_t> retiredMillis;  // nullopt while the region is live
+  std::vector<int64_t> parents;          // one for a split daughter, two for a merge
+  RegionOrigin origin = RegionOrigin::kCreate;
+  Bytes splitRow;                        // split daughters: the row their parent split at
 };
 
 struct StoreFileInfo {
@@ -202,6 +228,43 @@ class Workspace {
 
   virtual Result<std::vector<RegionInfo>> regions(std::string_view table) const = 0;
   virtual Result<std::vector<StoreFileInfo>> storeFiles(std::string_view table) const = 0;
+
+  // Regions (DESIGN.md "Regions"). A split flushes the region, writes its
+  // data into two daughters [start, splitRow) and [splitRow, end) and
+  // retires it, atomically: readers see the parent or the daughters, and a
+  // crash at any moment leaves one or the other. Both return the new
+  // regions' ids.
+  // With a row: splits the region holding it at that row; InvalidArgument
+  // when the row is the region's start (a daughter would be empty). Without:
+  // every region of the table at its mid key (the row starting the middle
+  // block of its largest store); regions that cannot split (empty, or one
+  // row) are left as they are, and InvalidArgument says so when none could.
+  virtual Result<std::vector<int64_t>> split(std::string_view table, const std::optional<Bytes>& splitRow = {}) = 0;
+  virtual Result<std::vector<int64_t>> splitRegion(int64_t regionId, const std::optional<Bytes>& splitRow = {}) = 0;
+  // Merges two adjacent regions of one table (in either order) into one.
+  virtual Result<int64_t> mergeRegions(int64_t first, int64_t second) = 0;
+  virtual Result<std::vector<RegionHistoryEntry>> regionHistory(std::string_view table) const = 0;
+
+  // Simulated region servers: regions are assigned to servers 0..n-1 (round
+  // robin at create, daughters stay on their parent's server) and the
+  // balancer evens out region counts as HBase's SimpleLoadBalancer does.
+  // Persisted in the workspace; 4 servers and the balancer on by default.
+  virtual int32_t serverCount() const = 0;
+  virtual Status setServerCount(int32_t servers) = 0;  // 1 ... 1000; rebalances
+  // Runs the balancer now; the number of regions it moved.
+  virtual Result<uint32_t> balance() = 0;
+  // balance_switch: when on, the balancer also runs after every split and merge.
+  virtual bool balancerEnabled() const = 0;
+  virtual Status setBalancerEnabled(bool enabled) = 0;
+
+  // Statistics (statistics.h). Every query sees what was recorded up to the
+  // call, persisted or not.
+  virtual Result<std::vector<RegionLoad>> regionLoad(std::string_view table, const TimeWindow& window) const = 0;
+  virtual Result<std::vector<ServerLoad>> serverLoad(const TimeWindow& window) const = 0;
+  // Per server and time column: servers x columns counters.
+  virtual Result<LoadSeries> serverLoadSeries(const TimeWindow& window, uint32_t columns) const = 0;
+  virtual Result<HeatGrid> heatGrid(std::string_view table, const HeatGridRequest& request) const = 0;
+  virtual Result<KeyHistogram> keyHistogram(std::string_view table, const KeyHistogramRequest& request) const = 0;
 
   // The clock. setClock fixes it at `nowMillis` until the next setClock;
   // nullopt returns to the clock given at open.

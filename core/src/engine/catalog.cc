@@ -78,6 +78,8 @@ std::string tableOptionsToJson(const TableOptions& options) {
   json j = {{"name", options.name},
             {"families", families},
             {"memstore_flushsize", options.memstoreFlushSize},
+            {"max_filesize", options.maxFileSize},
+            {"split_policy", splitPolicyName(options.splitPolicy)},
             {"key_schema", options.keySchema},
             {"description", options.description},
             {"examples", options.exampleCommands}};
@@ -91,6 +93,12 @@ Result<TableOptions> tableOptionsFromJson(std::string_view text) {
   try {
     options.name = j.at("name").get<std::string>();
     options.memstoreFlushSize = j.value("memstore_flushsize", options.memstoreFlushSize);
+    options.maxFileSize = j.value("max_filesize", options.maxFileSize);
+    if (j.contains("split_policy")) {
+      const auto policy = parseSplitPolicy(j.at("split_policy").get<std::string>());
+      if (!policy) return Status::corruption("unknown split policy '" + j.at("split_policy").get<std::string>() + "'");
+      options.splitPolicy = *policy;
+    }
     options.keySchema = j.value("key_schema", std::string());
     options.description = j.value("description", std::string());
     // Absent in workspaces written before tables had examples.

@@ -15,6 +15,30 @@ const FamilyOptions* TableOptions::family(std::string_view familyName) const {
   return nullptr;
 }
 
+const char* splitPolicyName(SplitPolicy policy) {
+  switch (policy) {
+    case SplitPolicy::kConstantSize: return "ConstantSizeRegionSplitPolicy";
+    case SplitPolicy::kStepping: return "SteppingSplitPolicy";
+    case SplitPolicy::kDisabled: return "DisabledRegionSplitPolicy";
+    case SplitPolicy::kIncreasingToUpperBound: break;
+  }
+  return "IncreasingToUpperBoundRegionSplitPolicy";
+}
+
+std::optional<SplitPolicy> parseSplitPolicy(std::string_view name) {
+  constexpr std::string_view kPackage = "org.apache.hadoop.hbase.regionserver.";
+  if (name.starts_with(kPackage)) name.remove_prefix(kPackage.size());
+  for (SplitPolicy p : {SplitPolicy::kIncreasingToUpperBound, SplitPolicy::kConstantSize, SplitPolicy::kStepping,
+                        SplitPolicy::kDisabled}) {
+    if (name == splitPolicyName(p)) return p;
+  }
+  if (name == "increasing") return SplitPolicy::kIncreasingToUpperBound;
+  if (name == "constant") return SplitPolicy::kConstantSize;
+  if (name == "stepping") return SplitPolicy::kStepping;
+  if (name == "disabled") return SplitPolicy::kDisabled;
+  return std::nullopt;
+}
+
 namespace {
 
 bool isPrintableName(std::string_view name) {
@@ -78,6 +102,8 @@ Status validateTableOptions(const TableOptions& options) {
   }
   if (options.memstoreFlushSize < (64u << 10))
     return Status::invalidArgument("table '" + options.name + "': MEMSTORE_FLUSHSIZE must be at least 65536");
+  if (options.maxFileSize < (64u << 10))
+    return Status::invalidArgument("table '" + options.name + "': MAX_FILESIZE must be at least 65536");
   // The catalog keeps these as JSON text, which must be UTF-8.
   auto checkText = [&options](std::string_view what, std::string_view text) -> Status {
     if (std::optional<size_t> bad = firstInvalidUtf8(text))

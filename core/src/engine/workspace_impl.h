@@ -67,6 +67,23 @@ class WorkspaceImpl final : public Workspace {
   Result<std::vector<RegionInfo>> regions(std::string_view table) const override;
   Result<std::vector<StoreFileInfo>> storeFiles(std::string_view table) const override;
 
+  Result<std::vector<int64_t>> split(std::string_view table, const std::optional<Bytes>& splitRow) override;
+  Result<std::vector<int64_t>> splitRegion(int64_t regionId, const std::optional<Bytes>& splitRow) override;
+  Result<int64_t> mergeRegions(int64_t first, int64_t second) override;
+  Result<std::vector<RegionHistoryEntry>> regionHistory(std::string_view table) const override;
+
+  int32_t serverCount() const override;
+  Status setServerCount(int32_t servers) override;
+  Result<uint32_t> balance() override;
+  bool balancerEnabled() const override;
+  Status setBalancerEnabled(bool enabled) override;
+
+  Result<std::vector<RegionLoad>> regionLoad(std::string_view table, const TimeWindow& window) const override;
+  Result<std::vector<ServerLoad>> serverLoad(const TimeWindow& window) const override;
+  Result<LoadSeries> serverLoadSeries(const TimeWindow& window, uint32_t columns) const override;
+  Result<HeatGrid> heatGrid(std::string_view table, const HeatGridRequest& request) const override;
+  Result<KeyHistogram> keyHistogram(std::string_view table, const KeyHistogramRequest& request) const override;
+
   int64_t now() const override;
   void setClock(std::optional<int64_t> nowMillis) override;
   Status waitForBackgroundWork() override;
