@@ -122,6 +122,11 @@ struct HeatGridBucket {
   Bytes endRow;                       // exclusive; empty: the end of the table
   std::string label;                  // decoded by the key schema when there is one
   std::optional<int64_t> regionId;    // kRegions only
+  // False when the bucket is not one range of row keys: foldSalt buckets, and
+  // kSchemaComponent buckets of a component after the first, gather rows from
+  // many ranges. startRow and endRow then bound the bucket's axis keys (the
+  // key after its salt, the component's encoded value) instead.
+  bool keyRange = true;
 };
 
 // A region boundary appearing or vanishing inside the window (a split, a merge).
