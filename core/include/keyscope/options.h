@@ -85,6 +85,11 @@ struct TableOptions {
   bool operator==(const TableOptions&) const = default;
 };
 
+// The store size past which a region of `table` splits by its policy, when
+// its server holds `regionsOnServer` regions of the table (HBASE-SEMANTICS.md
+// B7). The constant policy's jitter is not included. UINT64_MAX: never.
+uint64_t regionSplitSize(const TableOptions& table, uint64_t regionsOnServer);
+
 // Checks names, ranges and the MIN_VERSIONS < VERSIONS rule; InvalidArgument
 // names the family and option at fault.
 Status validateTableOptions(const TableOptions& options);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/sqlite_pages.h"
+#include "stats/stats_schema.h"
 
 namespace keyscope::engine {
 
@@ -23,7 +24,13 @@ CREATE TABLE IF NOT EXISTS tables(
   table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, options TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS regions(
   region_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, start_row BLOB NOT NULL,
-  end_row BLOB NOT NULL, flushed_seq INTEGER NOT NULL, created INTEGER NOT NULL);
+  end_row BLOB NOT NULL, flushed_seq INTEGER NOT NULL, created INTEGER NOT NULL,
+  server INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS region_history(
+  region_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, start_row BLOB NOT NULL,
+  end_row BLOB NOT NULL, created INTEGER NOT NULL, retired INTEGER, parents TEXT NOT NULL,
+  origin INTEGER NOT NULL, split_row BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS store_files(
   file_id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL, family TEXT NOT NULL,
   max_seq INTEGER NOT NULL, meta BLOB NOT NULL, created INTEGER NOT NULL);
@@ -222,7 +229,7 @@ Status Catalog::initialise(bool fresh) {
   if (Status s = execSql(m_db, "PRAGMA synchronous = NORMAL", "setting synchronous mode"); !s) return s;
   if (Status s = execSql(m_db, "PRAGMA cache_size = -16384", "sizing the cache"); !s) return s;
   if (fresh) {
-    std::string sql = std::string("BEGIN;") + kSchemaSql + kPagesTableDdl + ";" +
+    std::string sql = std::string("BEGIN;") + kSchemaSql + kPagesTableDdl + ";" + stats::statsSchemaSql() +
                       "PRAGMA application_id = " + std::to_string(kApplicationId) + ";" +
                       "PRAGMA user_version = " + std::to_string(kFormatVersion) + ";COMMIT;";
     if (Status s = execSql(m_db, sql.c_str(), "creating the workspace schema"); !s) return s;
@@ -230,6 +237,9 @@ Status Catalog::initialise(bool fresh) {
     // Tables added within format 1 (dropped_families) appear in older files
     // too: every statement of the schema is CREATE ... IF NOT EXISTS.
     if (Status s = execSql(m_db, kSchemaSql, "completing the workspace schema"); !s) return s;
+    if (userVersion < 3) {
+      if (Status s = upgradeToRegionHistory(); !s) return s;
+    }
     // Store files written from now on are in the newest format: an older
     // build must refuse the workspace rather than meet them.
     if (userVersion < kFormatVersion) {
@@ -237,7 +247,11 @@ Status Catalog::initialise(bool fresh) {
       if (Status s = execSql(m_db, sql.c_str(), "upgrading the workspace format"); !s) return s;
     }
   }
+  if (!fresh) {
+    if (Status s = execSql(m_db, stats::statsSchemaSql(), "completing the statistics tables"); !s) return s;
+  }
   if (Status s = prepareStatements(); !s) return s;
+  if (Status s = loadIdCounters(); !s) return s;
   {
     Statement st;
     if (Status s = st.prepare(m_db,
@@ -314,13 +328,14 @@ Result<std::vector<TableRecord>> Catalog::loadTables() {
 Result<std::vector<RegionRecord>> Catalog::loadRegions() {
   Statement st;
   if (Status s = st.prepare(m_db,
-          "SELECT region_id, table_id, start_row, end_row, flushed_seq FROM regions ORDER BY table_id, start_row");
+          "SELECT region_id, table_id, start_row, end_row, flushed_seq, server FROM regions ORDER BY table_id, start_row");
       !s)
     return s;
   std::vector<RegionRecord> regions;
   int rc;
   while ((rc = st.step()) == SQLITE_ROW) {
-    regions.push_back({st.columnInt(0), st.columnInt(1), Bytes(st.columnBlob(2)), Bytes(st.columnBlob(3)), st.columnInt(4)});
+    regions.push_back({st.columnInt(0), st.columnInt(1), Bytes(st.columnBlob(2)), Bytes(st.columnBlob(3)), st.columnInt(4),
+                       static_cast<int32_t>(st.columnInt(5))});
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading regions");
   return regions;
@@ -370,12 +385,17 @@ Result<std::vector<int64_t>> Catalog::loadPendingFiles() {
 }
 
 Result<int64_t> Catalog::insertTable(const TableOptions& options) {
+  // Ids are never reused: statistics and history rows name a table by id.
+  const int64_t id = m_maxTableId + 1;
   Statement st;
-  if (Status s = st.prepare(m_db, "INSERT INTO tables(name, options) VALUES(?, ?)"); !s) return s;
-  st.bindText(1, options.name);
-  st.bindText(2, tableOptionsToJson(options));
+  if (Status s = st.prepare(m_db, "INSERT INTO tables(table_id, name, options) VALUES(?, ?, ?)"); !s) return s;
+  st.bindInt(1, id);
+  st.bindText(2, options.name);
+  st.bindText(3, tableOptionsToJson(options));
   if (Status s = st.run("creating table " + options.name); !s) return s;
-  return sqlite3_last_insert_rowid(m_db);
+  if (Status s = putSetting("max_table_id", std::to_string(id)); !s) return s;
+  m_maxTableId = id;
+  return id;
 }
 
 Status Catalog::updateTable(int64_t tableId, const TableOptions& options) {
@@ -391,20 +411,6 @@ Status Catalog::deleteTableRow(int64_t tableId) {
   if (Status s = st.prepare(m_db, "DELETE FROM tables WHERE table_id = ?"); !s) return s;
   st.bindInt(1, tableId);
   return st.run("dropping a table");
-}
-
-Result<int64_t> Catalog::insertRegion(int64_t tableId, BytesView startRow, BytesView endRow, int64_t flushedSeq) {
-  Statement st;
-  if (Status s = st.prepare(m_db,
-          "INSERT INTO regions(table_id, start_row, end_row, flushed_seq, created) VALUES(?,?,?,?,strftime('%s','now'))");
-      !s)
-    return s;
-  st.bindInt(1, tableId);
-  st.bindBlob(2, startRow);
-  st.bindBlob(3, endRow);
-  st.bindInt(4, flushedSeq);
-  if (Status s = st.run("creating a region"); !s) return s;
-  return sqlite3_last_insert_rowid(m_db);
 }
 
 Status Catalog::deleteRegion(int64_t regionId) {

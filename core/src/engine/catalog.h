@@ -6,8 +6,18 @@
 //   tables(table_id PK, name UNIQUE, options TEXT)    options as JSON
 //       (tableOptionsToJson); a key it lacks reads as its default, so
 //       fields added later ("examples") need no new column
-//   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created)
-//       flushed_seq: every log record <= it is in this region's store files
+//   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created, server)
+//       the live regions. flushed_seq: every log record <= it is in this
+//       region's store files; server: the simulated server it is assigned to
+//   region_history(region_id PK, table_id, start_row, end_row, created,
+//       retired, parents, origin, split_row)   every region of a live table
+//       that ever existed (split lineage): created/retired in ms of the
+//       workspace clock, retired NULL while live; parents: ids, comma-separated;
+//       origin: RegionOrigin; split_row: the row a split daughter's parent split at
+//   settings(key PK, value)   workspace settings: "servers", "balancer", and
+//       the id counters "max_region_id" and "max_table_id" (ids are never
+//       reused: log records name regions by id, and history outlives them)
+//   statistics tables (stats/stats_schema.h)
 //   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created)
 //       meta: StoreFileMeta::encode(); max_seq: newest log record it holds
 //   pending_files(file_id PK)   pages being written or waiting to be deleted;
@@ -29,12 +39,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/sqlite_util.h"
 #include "keyscope/bytes.h"
 #include "keyscope/options.h"
+#include "keyscope/workspace.h"
 #include "keyscope/status.h"
 
 namespace keyscope::engine {
@@ -42,7 +54,10 @@ namespace keyscope::engine {
 // 2: store files may be in store-file format 2 (blocks with restart arrays,
 // store_file_format.h); a format-1 workspace is upgraded on open, as this
 // build writes format-2 files into it.
-constexpr int kFormatVersion = 2;
+// 3: regions split and merge: log records may name retired regions (replay
+// routes them by row), and region_history, settings and the statistics
+// tables exist. Older workspaces are upgraded on open.
+constexpr int kFormatVersion = 3;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {
@@ -56,6 +71,19 @@ struct RegionRecord {
   Bytes startRow;
   Bytes endRow;
   int64_t flushedSeq = 0;
+  int32_t server = 0;
+};
+
+struct RegionHistoryRecord {
+  int64_t regionId = 0;
+  int64_t tableId = 0;
+  Bytes startRow;
+  Bytes endRow;
+  int64_t createdMillis = 0;
+  std::optional<int64_t> retiredMillis;
+  std::vector<int64_t> parents;
+  RegionOrigin origin = RegionOrigin::kCreate;
+  Bytes splitRow;
 };
 
 struct StoreFileRecord {
@@ -97,9 +125,21 @@ class Catalog {
   Status deleteTableRow(int64_t tableId);
   Result<std::map<std::pair<int64_t, std::string>, int64_t>> loadDroppedFamilies();
   Status recordDroppedFamily(int64_t tableId, std::string_view family, int64_t seq);
-  Result<int64_t> insertRegion(int64_t tableId, BytesView startRow, BytesView endRow, int64_t flushedSeq);
+  // A fresh region id, for files written before the region is inserted.
+  int64_t reserveRegionId() { return ++m_maxRegionId; }
+  // Inserts a live region and its history entry under record.id (reserved),
+  // or, when it is 0, a new id; returns the id.
+  Result<int64_t> insertRegion(const RegionRecord& record, const RegionHistoryRecord& history);
   Status deleteRegion(int64_t regionId);
   Status setRegionFlushedSeq(int64_t regionId, int64_t seq);
+  Status setRegionServer(int64_t regionId, int32_t server);
+  Status retireRegionHistory(int64_t regionId, int64_t atMillis);
+  Status deleteTableHistory(int64_t tableId);
+  Result<std::vector<RegionHistoryRecord>> loadRegionHistory();
+  Status moveStoreFile(int64_t fileId, int64_t regionId);
+
+  Result<std::optional<std::string>> setting(std::string_view key);
+  Status putSetting(std::string_view key, std::string_view value);
 
   int64_t allocateFileId() { return ++m_maxFileId; }
   Status insertStoreFile(const StoreFileRecord& record);
@@ -120,6 +160,8 @@ class Catalog {
   Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
   Status lockExclusively();
   Status initialise(bool fresh);
+  Status upgradeToRegionHistory();  // format 2 -> 3 (catalog_regions.cc)
+  Status loadIdCounters();
   Status prepareStatements();
 
   std::string m_path;
@@ -130,6 +172,8 @@ class Catalog {
   // the process's POSIX locks on it, SQLite's included.
   int m_lockFd = -1;
   int64_t m_maxFileId = 0;
+  int64_t m_maxRegionId = 0;
+  int64_t m_maxTableId = 0;
   int64_t m_maxWalSeq = 0;
   Statement m_begin, m_commit, m_rollback, m_appendWal, m_truncateWal;
   Statement m_insertStoreFile, m_deleteStoreFile, m_addPending, m_removePending, m_setFlushedSeq;

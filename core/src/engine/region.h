@@ -65,6 +65,12 @@ struct StoreVersion {
   std::shared_ptr<Memstore> active;
   std::shared_ptr<Memstore> flushing;                 // being written out; may be null
   std::vector<std::shared_ptr<LiveStoreFile>> files;  // newest (highest maxSeq) first
+
+  uint64_t storedBytes() const {  // the store's size, as split policies see it
+    uint64_t total = 0;
+    for (const auto& file : files) total += file->reader->meta().storedBytes;
+    return total;
+  }
 };
 
 class Store {
@@ -91,6 +97,11 @@ struct Region {
   std::string tableName;
   Bytes startRow;  // inclusive; empty: unbounded
   Bytes endRow;    // exclusive; empty: unbounded
+  int64_t createdMillis = 0;  // workspace clock
+  std::atomic<int32_t> server{0};  // the simulated server it is assigned to
+  // Set when a split or merge replaced it (before the new table is
+  // published): writes resolved against it start over.
+  std::atomic<bool> retired{false};
   std::atomic<int64_t> flushedSeq{0};
   // The log position of a flush whose memstores are switched out but not yet
   // recorded (-1: none); a retry after a failure reuses it. Under m_maintenance.

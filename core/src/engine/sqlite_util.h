@@ -55,6 +55,7 @@ class Statement {
   Status error(int rc, std::string_view what) const { return sqliteError(m_db, rc, what); }
 
   int64_t columnInt(int index) const { return sqlite3_column_int64(m_stmt, index); }
+  int columnType(int index) const { return sqlite3_column_type(m_stmt, index); }
   BytesView columnBlob(int index) const {
     const void* data = sqlite3_column_blob(m_stmt, index);
     const int size = sqlite3_column_bytes(m_stmt, index);

@@ -45,6 +45,39 @@ TableScanner::TableScanner(std::shared_ptr<const Table> table, ScanOptions optio
   m_regionsDone = regions.empty();
 }
 
+TableScanner::~TableScanner() { flushCharge(); }
+
+void TableScanner::chargeRow(const Region& region, const std::vector<Cell>& cells) {
+  if (m_env.stats == nullptr) return;
+  if (&region != m_chargeRegion) {
+    flushCharge();
+    m_chargeRegion = &region;
+  }
+  ++m_chargeRows;
+  m_chargeCells += cells.size();
+  for (const Cell& cell : cells)
+    m_chargeBytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + 8 + cell.value.size();
+  // A uniform sample of the region's rows (reservoir sampling, algorithm R).
+  if (m_sampleRows.size() < kSampleRowsPerRegion) {
+    m_sampleRows.push_back(m_row);
+    return;
+  }
+  m_sampleState ^= m_sampleState << 13;
+  m_sampleState ^= m_sampleState >> 7;
+  m_sampleState ^= m_sampleState << 17;
+  const uint64_t slot = m_sampleState % m_chargeRows;
+  if (slot < kSampleRowsPerRegion) m_sampleRows[slot] = m_row;
+}
+
+void TableScanner::flushCharge() {
+  if (m_chargeRegion == nullptr || m_chargeRows == 0) return;
+  std::vector<BytesView> samples(m_sampleRows.begin(), m_sampleRows.end());
+  m_env.stats->recordReads({m_chargeRegion->tableId, m_chargeRegion->id, m_chargeRegion->server.load()}, m_chargeRows,
+                           m_chargeCells, m_chargeBytes, samples, m_env.clock ? m_env.clock() : m_env.now);
+  m_chargeRows = m_chargeCells = m_chargeBytes = 0;
+  m_sampleRows.clear();
+}
+
 bool TableScanner::pastStop(BytesView rowEscaped) const {
   if (m_stopKey.empty()) return false;
   const int c = rowEscaped.compare(m_stopKey);
@@ -132,6 +165,7 @@ bool TableScanner::fetchRow(std::vector<Cell>* cells) {
     if (doneScan) m_filterDone = true;
     if (!cells->empty()) {
       m_row.assign(unescape(rowEscaped, &m_rowScratch));
+      chargeRow(region, *cells);
       return true;
     }
   }

@@ -17,6 +17,7 @@
 #include "engine/reader_pool.h"
 #include "engine/region.h"
 #include "engine/region_reader.h"
+#include "stats/stats_recorder.h"
 #include "keyscope/workspace.h"
 
 namespace keyscope::engine {
@@ -25,6 +26,9 @@ struct ScanEnvironment {
   ReaderPool* pool = nullptr;
   std::function<uint64_t()> readPoint;
   int64_t now = 0;
+  // Where rows read are charged (may be null), and the clock they are charged at.
+  stats::StatsRecorder* stats = nullptr;
+  std::function<int64_t()> clock;
 };
 
 // A key greater than every internal key: no row is longer than
@@ -34,6 +38,7 @@ const std::string& keyAfterEverything();
 class TableScanner final : public Scanner {
  public:
   TableScanner(std::shared_ptr<const Table> table, ScanOptions options, ScanEnvironment env);
+  ~TableScanner() override;
 
   bool next(RowResult* out) override;
   Status status() const override { return m_status; }
@@ -45,6 +50,9 @@ class TableScanner final : public Scanner {
   bool fetchRow(std::vector<Cell>* cells);
   Status openRegion();
   bool pastStop(BytesView rowEscaped) const;
+  // Statistics: rows read are charged to their region when the scan leaves it.
+  void chargeRow(const Region& region, const std::vector<Cell>& cells);
+  void flushCharge();
 
   std::shared_ptr<const Table> m_table;
   ScanOptions m_options;
@@ -66,6 +74,13 @@ class TableScanner final : public Scanner {
   size_t m_rowOffset = 0;    // cells of m_rowCells already returned (batching)
   Bytes m_row;
   std::string m_rowScratch;
+
+  // Reads not yet charged, all in m_chargeRegion.
+  static constexpr size_t kSampleRowsPerRegion = 8;
+  const Region* m_chargeRegion = nullptr;
+  uint64_t m_chargeRows = 0, m_chargeCells = 0, m_chargeBytes = 0;
+  std::vector<Bytes> m_sampleRows;
+  uint64_t m_sampleState = 0x9e3779b97f4a7c15ull;
 };
 
 }  // namespace keyscope::engine

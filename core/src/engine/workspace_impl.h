@@ -32,6 +32,8 @@
 #include "engine/reader_pool.h"
 #include "engine/region.h"
 #include "engine/wal_record.h"
+#include "stats/stats_queries.h"
+#include "stats/stats_recorder.h"
 #include "keyscope/workspace.h"
 
 namespace keyscope::engine {
@@ -96,6 +98,7 @@ class WorkspaceImpl final : public Workspace {
   // the batch's own key buffer; all of it outlives the write call.
   struct ResolvedCell {
     Region* region = nullptr;
+    BytesView row;           // for statistics: one write per row and region
     std::string_view family;
     uint32_t keyOffset = 0;  // into ResolvedBatch::keys
     uint32_t keyLength = 0;
@@ -109,7 +112,7 @@ class WorkspaceImpl final : public Workspace {
              CellType type, BytesView value);
     BytesView key(const ResolvedCell& cell) const { return BytesView(keys).substr(cell.keyOffset, cell.keyLength); }
   };
-  enum class TaskKind { kFlush, kMinorCompaction, kMajorCompaction, kSyncLog };
+  enum class TaskKind { kFlush, kMinorCompaction, kMajorCompaction, kSyncLog, kSplit };
   struct Task {
     TaskKind kind;
     int64_t regionId = 0;
@@ -131,7 +134,15 @@ class WorkspaceImpl final : public Workspace {
   // Writes (workspace_write.cc). REQUIRES: m_write held.
   Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out);
   Status resolveDelete(const Table& table, const Delete& del, int64_t now, ResolvedBatch* out);
-  Status applyLocked(const ResolvedBatch& batch, Durability durability, std::unique_lock<std::mutex>& writeLock);
+  // Waits while a region of the batch is far past its flush size. *waited:
+  // the write lock was released meanwhile, so the table, its regions and
+  // anything read under the lock may have changed: resolve again.
+  Status makeRoomLocked(const ResolvedBatch& batch, std::unique_lock<std::mutex>& writeLock, bool* waited);
+  Status makeRoomForRowLocked(std::string_view table, BytesView row, std::unique_lock<std::mutex>& writeLock);
+  // Logs and applies the batch. REQUIRES: m_write held, and held since the
+  // batch was resolved (its regions are live).
+  Status applyLocked(const ResolvedBatch& batch, Durability durability);
+  static std::vector<Region*> regionsOf(const std::vector<ResolvedCell>& cells);
   Status commitLogLocked(std::optional<std::pair<int64_t, std::string>> record, bool fsync);
   void maybeScheduleFlush(const Region& region);
 
@@ -143,16 +154,47 @@ class WorkspaceImpl final : public Workspace {
   std::future<Status> enqueue(TaskKind kind, int64_t regionId, bool wantResult);
   Status runTask(const Task& task);
   Status flushRegion(const std::shared_ptr<Region>& region);
+  // REQUIRES: m_maintenance held.
+  Status flushRegionLocked(const std::shared_ptr<Region>& region);
+  // Moves the region's non-empty memstores to `flushing` at the current log
+  // position. REQUIRES: m_write held, no flush pending for the region.
+  void switchMemstoresLocked(Region& region);
   Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major);
   Status syncAsyncLog();
   void deleteObsoleteFiles();
-  Result<std::shared_ptr<LiveStoreFile>> writeFile(const std::shared_ptr<Region>& region, const std::string& family,
-                                                   InternalIterator& source, const FamilyOptions& options,
-                                                   MatchMode mode, int64_t maxSeq);
+  Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,
+                                                   const FamilyOptions& options, MatchMode mode, int64_t maxSeq);
   std::shared_ptr<Region> regionById(int64_t id) const;
   // Queues the task for every region of the table and waits for all of them.
   Status runOnEveryRegion(std::string_view table, TaskKind kind);
   void retireFiles(const std::vector<std::shared_ptr<LiveStoreFile>>& files);
+
+  // Regions and servers (workspace_regions.cc).
+  Status loadServerSettings();
+  static Status checkRegionsPartition(const Table& table);
+  std::vector<uint32_t> regionsPerServer() const;  // every table's live regions
+  static int32_t takeLeastLoadedServer(std::vector<uint32_t>* load);
+  Result<uint32_t> balanceLocked(bool force);  // REQUIRES: m_maintenance
+  uint64_t splitSizeFor(const Table& table, const Region& region) const;
+  void maybeScheduleSplit(const Region& region);
+  // quietWhenUnsplittable: a region that cannot split yields no daughters
+  // instead of an error.
+  Result<std::vector<int64_t>> splitRegionAs(int64_t regionId, const std::optional<Bytes>& splitRow,
+                                             RegionOrigin origin, bool quietWhenUnsplittable);
+  Result<std::vector<int64_t>> splitLocked(const std::shared_ptr<Region>& region, const std::optional<Bytes>& splitRow,
+                                           RegionOrigin origin, bool quietWhenUnsplittable);  // REQUIRES: m_maintenance
+  // The row to split at, or nullopt with *whyNot. REQUIRES: m_maintenance, region flushed.
+  Result<std::optional<Bytes>> midRowLocked(const Region& region, std::string* whyNot);
+
+  // Statistics (workspace_stats.cc).
+  stats::ChargeTarget chargeTarget(const Region& region) const {
+    return {region.tableId, region.id, region.server.load(std::memory_order_relaxed)};
+  }
+  void recordWrites(const ResolvedBatch& batch);
+  Status persistStatistics() const;
+  Status forgetTableStatisticsLocked(int64_t tableId);  // REQUIRES: m_db, in a transaction
+  // withKeys: also the key sample (store-file block index and memstore rows).
+  Result<stats::TableContext> tableContext(std::string_view table, bool withKeys) const;
 
   OpenOptions m_options;
   std::unique_ptr<Catalog> m_catalog;
@@ -183,6 +225,10 @@ class WorkspaceImpl final : public Workspace {
   std::condition_variable m_idleCv;
   std::deque<Task> m_queue;
   std::set<int64_t> m_flushQueued;  // regions with a flush waiting (under m_queueMutex)
+  std::set<int64_t> m_splitQueued;  // regions with a split waiting (under m_queueMutex)
+  std::atomic<int32_t> m_servers{4};
+  std::atomic<bool> m_balancerOn{true};
+  std::unique_ptr<stats::StatsRecorder> m_stats;
   bool m_busy = false;
   bool m_stopping = false;
   Status m_backgroundError;  // first failure of unattended work (under m_queueMutex)

@@ -95,6 +95,7 @@ void WorkspaceImpl::workerLoop() {
         if (m_stopping) return;
         lock.unlock();
         deleteObsoleteFiles();
+        (void)persistStatistics();  // statistics only: a failure retries next time
         continue;
       }
       task = std::move(m_queue.front());
@@ -109,6 +110,7 @@ void WorkspaceImpl::workerLoop() {
     }
     Status status = runTask(task);
     deleteObsoleteFiles();
+    (void)persistStatistics();
     {
       std::lock_guard lock(m_queueMutex);
       if (task.done == nullptr && !status && m_backgroundError.isOk()) m_backgroundError = status;
@@ -124,6 +126,10 @@ Status WorkspaceImpl::runTask(const Task& task) {
   std::shared_ptr<Region> region = regionById(task.regionId);
   if (region == nullptr) return Status::ok();  // dropped meanwhile
   if (task.kind == TaskKind::kFlush) return flushRegion(region);
+  if (task.kind == TaskKind::kSplit) {
+    Result<std::vector<int64_t>> daughters = splitRegionAs(region->id, std::nullopt, RegionOrigin::kSizeSplit, true);
+    return daughters.status();
+  }
   for (const auto& [family, store] : region->stores) {
     if (Status s = compactStore(region, family, task.kind == TaskKind::kMajorCompaction); !s) return s;
   }
@@ -158,8 +164,7 @@ void WorkspaceImpl::deleteObsoleteFiles() {
   }
 }
 
-Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const std::shared_ptr<Region>& region,
-                                                                const std::string& family, InternalIterator& source,
+Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                                 const FamilyOptions& options, MatchMode mode,
                                                                 int64_t maxSeq) {
   int64_t fileId;
@@ -177,35 +182,38 @@ Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const std::share
     return status;
   }
   if (!meta->has_value()) return std::shared_ptr<LiveStoreFile>();
-  auto reader = std::make_unique<StoreFileReader>(fileId, std::move(**meta),
-                                                  StoreFileLabel{region->tableName, region->id, family}, m_cache.get());
+  auto reader = std::make_unique<StoreFileReader>(fileId, std::move(**meta), label, m_cache.get());
   return std::make_shared<LiveStoreFile>(std::move(reader), maxSeq, m_obsolete);
+}
+
+void WorkspaceImpl::switchMemstoresLocked(Region& region) {
+  region.pendingFlushSeq = m_lastSeq;  // cleared once the flush is recorded
+  for (const auto& [family, store] : region.stores) {
+    const auto version = store->current();
+    if (version->active->empty()) continue;
+    auto next = copyOf(*version);
+    next->flushing = version->active;
+    next->active = std::make_shared<Memstore>();
+    store->install(std::move(next));
+  }
 }
 
 Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   std::lock_guard maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
+  return flushRegionLocked(region);
+}
 
+Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
   // 1. Switch memstores: new writes go to fresh ones from here on. A flush
   // that failed earlier is retried as it was: the same memstores, and the
   // log position of its switch, not today's (later records are not in them).
-  int64_t flushSeq;
-  if (region->pendingFlushSeq >= 0) {
-    flushSeq = region->pendingFlushSeq;
-  } else {
+  if (region->pendingFlushSeq < 0) {
     std::lock_guard write(m_write);
-    flushSeq = m_lastSeq;
-    region->pendingFlushSeq = flushSeq;  // cleared once the flush is recorded
-    for (const auto& [family, store] : region->stores) {
-      const auto version = store->current();
-      if (version->active->empty()) continue;
-      auto next = copyOf(*version);
-      next->flushing = version->active;
-      next->active = std::make_shared<Memstore>();
-      store->install(std::move(next));
-    }
+    switchMemstoresLocked(*region);
   }
+  const int64_t flushSeq = region->pendingFlushSeq;
 
   // 2. Write each flushing memstore as a store file (no lock held).
   std::map<std::string, std::shared_ptr<LiveStoreFile>> written;
@@ -215,8 +223,9 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
     if (version->flushing == nullptr) continue;
     anyFlushing = true;
     auto source = version->flushing->newIterator(std::numeric_limits<uint64_t>::max());
-    Result<std::shared_ptr<LiveStoreFile>> file =
-        writeFile(region, family, *source, version->options, MatchMode::kMinorCompaction, flushSeq);
+    Result<std::shared_ptr<LiveStoreFile>> file = writeFile(StoreFileLabel{region->tableName, region->id, family},
+                                                            *source, version->options, MatchMode::kMinorCompaction,
+                                                            flushSeq);
     if (!file) return file.status();
     written[family] = *file;
   }
@@ -280,6 +289,7 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   region->pendingFlushSeq = -1;
   m_flushed.notify_all();
   if (wantCompaction && m_options.backgroundCompaction) enqueue(TaskKind::kMinorCompaction, region->id, false);
+  maybeScheduleSplit(*region);
   return Status::ok();
 }
 
@@ -316,7 +326,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   }
   auto source = newMergingIterator(std::move(children));
   Result<std::shared_ptr<LiveStoreFile>> output =
-      writeFile(region, family, *source, version->options,
+      writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, version->options,
                 major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq);
   source.reset();
   pages.release();
@@ -347,6 +357,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   if (*output != nullptr) insertByAge(&next->files, *output);
   store->install(std::move(next));
   retireFiles(selected);
+  maybeScheduleSplit(*region);
   return Status::ok();
 }
 

@@ -46,7 +46,8 @@ WorkspaceImpl::WorkspaceImpl(std::unique_ptr<Catalog> catalog, const OpenOptions
     : m_options(options),
       m_catalog(std::move(catalog)),
       m_readers(std::make_unique<ReaderPool>(m_catalog.get())),
-      m_cache(std::make_unique<PageCache>(static_cast<size_t>(options.pageCacheBytes))) {}
+      m_cache(std::make_unique<PageCache>(static_cast<size_t>(options.pageCacheBytes))),
+      m_stats(std::make_unique<stats::StatsRecorder>()) {}
 
 WorkspaceImpl::~WorkspaceImpl() {
   if (m_worker.joinable()) {
@@ -59,6 +60,7 @@ WorkspaceImpl::~WorkspaceImpl() {
   }
   // Acknowledged async writes reach the log before the file closes.
   (void)syncAsyncLog();
+  (void)persistStatistics();
   // Tables go first: their files may queue obsolete pages for deletion.
   {
     std::lock_guard lock(m_tablesMutex);
@@ -96,6 +98,7 @@ Result<std::shared_ptr<Region>> WorkspaceImpl::buildRegion(const RegionRecord& r
   region->startRow = record.startRow;
   region->endRow = record.endRow;
   region->flushedSeq = record.flushedSeq;
+  region->server = record.server;
   for (const FamilyOptions& family : options.families) {
     auto version = std::make_shared<StoreVersion>();
     version->options = family;
@@ -128,6 +131,9 @@ Status WorkspaceImpl::load() {
   if (!files) return files.status();
   Result<std::vector<int64_t>> pending = m_catalog->loadPendingFiles();
   if (!pending) return pending.status();
+  Result<std::vector<RegionHistoryRecord>> history = m_catalog->loadRegionHistory();
+  if (!history) return history.status();
+  if (Status s = loadServerSettings(); !s) return s;
 
   // Pages of interrupted flushes and compactions, and of obsolete files.
   if (!pending->empty()) {
@@ -143,6 +149,15 @@ Status WorkspaceImpl::load() {
     if (Status s = m_catalog->commit(); !s) return s;
   }
 
+  // Log records name regions by id; one a split or merge retired routes its
+  // cells by row to the region holding it now.
+  std::map<int64_t, int64_t> tableOfRegion;
+  std::map<int64_t, int64_t> createdOfRegion;
+  for (const RegionHistoryRecord& h : *history) {
+    tableOfRegion[h.regionId] = h.tableId;
+    createdOfRegion[h.regionId] = h.createdMillis;
+  }
+  std::map<int64_t, std::shared_ptr<const Table>> tableById;
   for (TableRecord& record : tables.value()) {
     auto table = std::make_shared<Table>();
     table->id = record.id;
@@ -151,11 +166,15 @@ Status WorkspaceImpl::load() {
       if (r.tableId != record.id) continue;
       Result<std::shared_ptr<Region>> region = buildRegion(r, table->options, *files);
       if (!region) return region.status();
+      const auto created = createdOfRegion.find(r.id);
+      if (created != createdOfRegion.end()) (*region)->createdMillis = created->second;
       table->regions.push_back(*region);
       m_regions[r.id] = *region;
     }
     std::sort(table->regions.begin(), table->regions.end(),
               [](const auto& a, const auto& b) { return a->startRow < b->startRow; });
+    if (Status s = checkRegionsPartition(*table); !s) return s;
+    tableById[table->id] = table;
     m_tables[table->options.name] = std::move(table);
   }
 
@@ -164,16 +183,25 @@ Status WorkspaceImpl::load() {
   Result<std::map<std::pair<int64_t, std::string>, int64_t>> droppedFamilies = m_catalog->loadDroppedFamilies();
   if (!droppedFamilies) return droppedFamilies.status();
   m_lastSeq = m_catalog->maxWalSeq();
-  Status replay = m_catalog->readWal([this, &droppedFamilies](int64_t seq, BytesView data) -> Status {
+  Status replay = m_catalog->readWal([&](int64_t seq, BytesView data) -> Status {
     Result<std::vector<LogEntry>> entries = decodeLogRecord(seq, data);
     if (!entries) return entries.status();
     for (const LogEntry& entry : *entries) {
-      const auto region = m_regions.find(entry.regionId);
-      if (region == m_regions.end() || seq <= region->second->flushedSeq) continue;
-      const auto dropped = droppedFamilies->find({region->second->tableId, entry.family});
+      Region* region = nullptr;
+      if (const auto live = m_regions.find(entry.regionId); live != m_regions.end()) {
+        region = live->second.get();
+      } else if (const auto owner = tableOfRegion.find(entry.regionId); owner != tableOfRegion.end()) {
+        const auto table = tableById.find(owner->second);
+        if (table == tableById.end()) continue;  // dropped
+        region = table->second->regionFor(unescaped(entry.key.substr(0, escapedRowLength(entry.key)))).get();
+      }
+      // A record at or below the region's flush is in its store files (for a
+      // daughter, in the files its parent's data was split into).
+      if (region == nullptr || seq <= region->flushedSeq) continue;
+      const auto dropped = droppedFamilies->find({region->tableId, entry.family});
       if (dropped != droppedFamilies->end() && seq <= dropped->second) continue;
-      const auto store = region->second->stores.find(entry.family);
-      if (store == region->second->stores.end()) continue;
+      const auto store = region->stores.find(entry.family);
+      if (store == region->stores.end()) continue;
       store->second->current()->active->add(entry.key, entry.value, m_nextMvcc++);
     }
     return Status::ok();
@@ -243,13 +271,19 @@ Status WorkspaceImpl::createTable(const TableOptions& requested, const std::vect
     return tableId.status();
   }
   table->id = *tableId;
+  std::vector<uint32_t> load = regionsPerServer();
+  const int64_t createdAt = now();
   for (size_t i = 0; i <= points.size(); ++i) {
     RegionRecord record;
     record.tableId = table->id;
     record.startRow = i == 0 ? Bytes() : points[i - 1];
     record.endRow = i == points.size() ? Bytes() : points[i];
     record.flushedSeq = m_lastSeq;
-    Result<int64_t> id = m_catalog->insertRegion(record.tableId, record.startRow, record.endRow, record.flushedSeq);
+    record.server = takeLeastLoadedServer(&load);
+    RegionHistoryRecord history;
+    history.createdMillis = createdAt;
+    history.origin = points.empty() ? RegionOrigin::kCreate : RegionOrigin::kPreSplit;
+    Result<int64_t> id = m_catalog->insertRegion(record, history);
     if (!id) {
       m_catalog->rollback();
       return id.status();
@@ -260,6 +294,7 @@ Status WorkspaceImpl::createTable(const TableOptions& requested, const std::vect
       m_catalog->rollback();
       return region.status();
     }
+    (*region)->createdMillis = createdAt;
     table->regions.push_back(*region);
   }
   if (Status s = m_catalog->commit(); !s) {
@@ -318,6 +353,8 @@ Status WorkspaceImpl::alterTable(const TableOptions& requested) {
     region->tableName = oldRegion->tableName;
     region->startRow = oldRegion->startRow;
     region->endRow = oldRegion->endRow;
+    region->createdMillis = oldRegion->createdMillis;
+    region->server = oldRegion->server.load();
     region->flushedSeq = oldRegion->flushedSeq.load();
     region->pendingFlushSeq = oldRegion->pendingFlushSeq;
     for (const FamilyOptions& family : options.families) {
@@ -380,17 +417,31 @@ Status WorkspaceImpl::truncateTable(std::string_view name) {
   std::vector<std::shared_ptr<LiveStoreFile>> retired;
   std::lock_guard db(m_db);
   if (Status s = m_catalog->begin(); !s) return s;
+  // The old regions' history ends here; their log records are older than
+  // the new region's flushed_seq, so replay never routes them into it.
   Status status = removeRegionsLocked(*old, &retired);
+  const int64_t at = now();
+  for (const auto& region : old->regions) {
+    if (status) status = m_catalog->retireRegionHistory(region->id, at);
+  }
   RegionRecord record;
   record.tableId = table->id;
   record.flushedSeq = m_lastSeq;
+  record.server = old->regions.empty() ? 0 : old->regions.front()->server.load();
   if (status) {
-    Result<int64_t> id = m_catalog->insertRegion(record.tableId, {}, {}, record.flushedSeq);
+    RegionHistoryRecord history;
+    history.createdMillis = at;
+    Result<int64_t> id = m_catalog->insertRegion(record, history);
     if (id) record.id = *id; else status = id.status();
   }
   if (status) {
     Result<std::shared_ptr<Region>> region = buildRegion(record, table->options, {});
-    if (region) table->regions.push_back(*region); else status = region.status();
+    if (region) {
+      (*region)->createdMillis = at;
+      table->regions.push_back(*region);
+    } else {
+      status = region.status();
+    }
   }
   if (status) status = m_catalog->commit();
   if (!status) {
@@ -412,6 +463,8 @@ Status WorkspaceImpl::dropTable(std::string_view name) {
   std::lock_guard db(m_db);
   if (Status s = m_catalog->begin(); !s) return s;
   Status status = removeRegionsLocked(*old, &retired);
+  if (status) status = m_catalog->deleteTableHistory(old->id);
+  if (status) status = forgetTableStatisticsLocked(old->id);
   if (status) status = m_catalog->deleteTableRow(old->id);
   if (status) status = m_catalog->commit();
   if (!status) {
@@ -432,6 +485,8 @@ Result<std::vector<RegionInfo>> WorkspaceImpl::regions(std::string_view name) co
     info.id = region->id;
     info.startRow = region->startRow;
     info.endRow = region->endRow;
+    info.server = region->server.load();
+    info.createdMillis = region->createdMillis;
     for (const auto& [family, store] : region->stores) {
       const auto version = store->current();
       info.memstoreBytes += version->active->empty() ? 0 : version->active->approximateBytes();

@@ -58,7 +58,18 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
 Result<GetResult> WorkspaceImpl::get(std::string_view tableName, const GetOptions& options) const {
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
-  return getFromTable(**table, options);
+  Result<GetResult> result = getFromTable(**table, options);
+  if (!result) return result;
+  // A get counts as a read of its region whether or not it found the row.
+  if (const auto region = (*table)->regionFor(options.row)) {
+    uint64_t bytes = 0;
+    for (const Cell& cell : result->cells)
+      bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + 8 + cell.value.size();
+    const BytesView row(options.row);
+    m_stats->recordReads({region->tableId, region->id, region->server.load(std::memory_order_relaxed)}, 1,
+                         result->cells.size(), bytes, std::span<const BytesView>(&row, 1), now());
+  }
+  return result;
 }
 
 Result<std::unique_ptr<Scanner>> WorkspaceImpl::scan(std::string_view tableName, const ScanOptions& options) const {
@@ -80,6 +91,8 @@ Result<std::unique_ptr<Scanner>> WorkspaceImpl::scan(std::string_view tableName,
   env.pool = m_readers.get();
   env.readPoint = [this] { return m_readPoint.load(std::memory_order_acquire); };
   env.now = now();
+  env.stats = m_stats.get();
+  env.clock = [this] { return now(); };
   return std::unique_ptr<Scanner>(std::make_unique<TableScanner>(*table, options, std::move(env)));
 }
 

@@ -53,11 +53,20 @@ Bytes bigEndian64(int64_t value) {
 
 }  // namespace
 
+std::vector<Region*> WorkspaceImpl::regionsOf(const std::vector<ResolvedCell>& cells) {
+  std::vector<Region*> regions;
+  for (const auto& cell : cells) {
+    if (std::find(regions.begin(), regions.end(), cell.region) == regions.end()) regions.push_back(cell.region);
+  }
+  return regions;
+}
+
 void WorkspaceImpl::ResolvedBatch::add(Region* region, std::string_view family, BytesView row, BytesView qualifier,
                                        int64_t ts, CellType type, BytesView value) {
   const size_t offset = keys.size();
   appendInternalKey(&keys, row, qualifier, ts, type);
-  cells.push_back({region, family, static_cast<uint32_t>(offset), static_cast<uint32_t>(keys.size() - offset), value});
+  cells.push_back(
+      {region, row, family, static_cast<uint32_t>(offset), static_cast<uint32_t>(keys.size() - offset), value});
 }
 
 Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out) {
@@ -152,26 +161,44 @@ Status WorkspaceImpl::commitLogLocked(std::optional<std::pair<int64_t, std::stri
   return status;
 }
 
-Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durability,
-                                  std::unique_lock<std::mutex>& writeLock) {
-  const std::vector<ResolvedCell>& cells = batch.cells;
+Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_lock<std::mutex>& writeLock,
+                                     bool* waited) {
   // Backpressure: wait while a region is far past its flush size and its
   // previous flush has not finished (the memstore would grow without bound).
-  std::vector<Region*> regions;
-  for (const ResolvedCell& cell : cells) {
-    if (std::find(regions.begin(), regions.end(), cell.region) == regions.end()) regions.push_back(cell.region);
-  }
-  for (Region* region : regions) {
+  *waited = false;
+  for (Region* region : regionsOf(batch.cells)) {
     auto table = findTable(region->tableName);
     const uint64_t limit = kMemstoreBlockingMultiplier * (table != nullptr ? table->options.memstoreFlushSize : 0);
-    while (table != nullptr && region->memstoreBytes() > limit) {
-      maybeScheduleFlush(*region);
-      if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
-        std::lock_guard queue(m_queueMutex);
-        if (!m_backgroundError.isOk()) return m_backgroundError;
-      }
+    if (table == nullptr || region->memstoreBytes() <= limit) continue;
+    maybeScheduleFlush(*region);
+    *waited = true;
+    if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
+      std::lock_guard queue(m_queueMutex);
+      if (!m_backgroundError.isOk()) return m_backgroundError;
     }
+    return Status::ok();
   }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::makeRoomForRowLocked(std::string_view tableName, BytesView row,
+                                           std::unique_lock<std::mutex>& writeLock) {
+  while (true) {
+    Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+    if (!table) return table.status();
+    const auto region = (*table)->regionFor(row);
+    if (region == nullptr) return Status::ok();
+    ResolvedBatch probe;
+    probe.cells.push_back({region.get(), row, {}, 0, 0, {}});
+    bool waited = false;
+    if (Status s = makeRoomLocked(probe, writeLock, &waited); !s) return s;
+    if (!waited) return Status::ok();
+  }
+}
+
+Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durability) {
+  const std::vector<ResolvedCell>& cells = batch.cells;
+  const std::vector<Region*> regions = regionsOf(cells);
   if (durability != Durability::kSkipWal) {
     LogRecordBuilder builder(cells.size());
     for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, batch.key(cell), cell.value);
@@ -200,6 +227,7 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
     version->active->add(batch.key(cell), cell.value, m_nextMvcc++);
   }
   m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
+  recordWrites(batch);
   for (Region* region : regions) maybeScheduleFlush(*region);
   return Status::ok();
 }
@@ -218,19 +246,23 @@ Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutatio
                              const WriteOptions& options) {
   if (mutations.empty()) return Status::ok();
   std::unique_lock write(m_write);
-  Result<std::shared_ptr<const Table>> table = requireTable(tableName);
-  if (!table) return table.status();
-  const int64_t now = this->now();
-  ResolvedBatch cells;
-  for (size_t i = 0; i < mutations.size(); ++i) {
-    if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
-      if (mutations.size() == 1) return s;
-      return Status(s.code() == Status::Code::kInvalidArgument
-                        ? Status::invalidArgument("mutation " + std::to_string(i + 1) + ": " + s.message())
-                        : s);
+  while (true) {
+    Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+    if (!table) return table.status();
+    const int64_t now = this->now();
+    ResolvedBatch cells;
+    for (size_t i = 0; i < mutations.size(); ++i) {
+      if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
+        if (mutations.size() == 1) return s;
+        return Status(s.code() == Status::Code::kInvalidArgument
+                          ? Status::invalidArgument("mutation " + std::to_string(i + 1) + ": " + s.message())
+                          : s);
+      }
     }
+    bool waited = false;
+    if (Status s = makeRoomLocked(cells, write, &waited); !s) return s;
+    if (!waited) return applyLocked(cells, options.durability);
   }
-  return applyLocked(cells, options.durability, write);
 }
 
 Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, const Increment& increment,
@@ -238,6 +270,9 @@ Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, c
   if (Status s = checkRow(increment.row); !s) return s;
   if (increment.columns.empty()) return Status::invalidArgument("an increment needs at least one column");
   std::unique_lock write(m_write);
+  // Room first: waiting releases the lock, which must not happen between the
+  // read of the current values and the write of the new ones.
+  if (Status s = makeRoomForRowLocked(tableName, increment.row, write); !s) return s;
   Result<std::shared_ptr<const Table>> tableResult = requireTable(tableName);
   if (!tableResult) return tableResult.status();
   const Table& table = **tableResult;
@@ -282,7 +317,7 @@ Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, c
   ResolvedBatch cells;
   const Mutation mutation(std::move(put));  // the resolved cells point into it
   if (Status s = resolveMutation(table, mutation, now, &cells); !s) return s;
-  if (Status s = applyLocked(cells, options.durability, write); !s) return s;
+  if (Status s = applyLocked(cells, options.durability); !s) return s;
   return results;
 }
 
@@ -298,6 +333,7 @@ Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const Che
                                      "' differs from the checked row '" + toStringBinary(check.row) + "'");
   }
   std::unique_lock write(m_write);
+  if (Status s = makeRoomForRowLocked(tableName, check.row, write); !s) return s;
   Result<std::shared_ptr<const Table>> tableResult = requireTable(tableName);
   if (!tableResult) return tableResult.status();
   const Table& table = **tableResult;
@@ -328,7 +364,7 @@ Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const Che
   for (const Mutation& mutation : check.mutations) {
     if (Status s = resolveMutation(table, mutation, now, &cells); !s) return s;
   }
-  if (Status s = applyLocked(cells, options.durability, write); !s) return s;
+  if (Status s = applyLocked(cells, options.durability); !s) return s;
   return true;
 }
 

@@ -53,10 +53,12 @@ constexpr auto kRoundTimeout = std::chrono::seconds(30);
 
 // --- Steps: pure functions of the step number ------------------------------
 
-enum class StepKind { kBatch, kIncrement, kFlush, kCompact, kMajorCompact };
+enum class StepKind { kBatch, kIncrement, kFlush, kCompact, kMajorCompact, kSplit, kMerge };
 
 StepKind stepKind(int64_t n) {
   if (n % 97 == 0) return StepKind::kMajorCompact;
+  if (n % 61 == 0) return StepKind::kSplit;
+  if (n % 67 == 0) return StepKind::kMerge;
   if (n % 41 == 0) return StepKind::kCompact;
   if (n % 53 == 0) return StepKind::kFlush;
   if (n % 5 == 0) return StepKind::kIncrement;
@@ -181,6 +183,25 @@ Status runStep(Workspace& ws, int64_t n, int fd) {
     case StepKind::kMajorCompact:
       say(fd, "S " + std::to_string(n));
       return ws.compact(kTable, stepKind(n) == StepKind::kMajorCompact);
+    case StepKind::kSplit: {
+      // At a row that moves with n, so regions keep changing shape; a row
+      // that is already a region's start is no split at all.
+      say(fd, "S " + std::to_string(n));
+      Result<std::vector<int64_t>> made = ws.split(kTable, Bytes(rowName(static_cast<uint64_t>(n) % kRows)));
+      if (!made && made.status().message().find("daughter would be empty") != std::string::npos) return Status::ok();
+      return made.status();
+    }
+    case StepKind::kMerge: {
+      say(fd, "S " + std::to_string(n));
+      Result<std::vector<RegionInfo>> regions = ws.regions(kTable);
+      if (!regions) return regions.status();
+      if (regions->size() < 2) return Status::ok();
+      const size_t i = static_cast<size_t>(n) % (regions->size() - 1);
+      Result<int64_t> merged = ws.mergeRegions((*regions)[i].id, (*regions)[i + 1].id);
+      // A split by size may have replaced one of them since the list was read.
+      if (!merged && merged.status().code() == Status::Code::kNotFound) return Status::ok();
+      return merged.status();
+    }
   }
   return Status::ok();
 }
@@ -482,6 +503,7 @@ TEST(Crash, AcknowledgedBatchesSurviveSigkillAndNoBatchIsHalfApplied) {
   Model model;
   int64_t next = 1;
   int kills = 0, insideMaintenance = 0, duringOpen = 0, inFlightApplied = 0;
+  size_t maxRegions = 0;
   for (int round = 0; round < rounds; ++round) {
     const RoundResult r = runRound(path, next, rng);
     ASSERT_TRUE(r.error.empty()) << "round " << round << ": " << r.error;
@@ -529,6 +551,15 @@ TEST(Crash, AcknowledgedBatchesSurviveSigkillAndNoBatchIsHalfApplied) {
                             : std::vector<std::string>{"ctr/a:hits=" + std::to_string(model.hits())};
       ASSERT_EQ(describeCells(hits->cells), expectedHits) << "round " << round << ": acknowledged increments";
 
+      // The regions still partition the key space (open checks it too).
+      auto regions = ws.regions(kTable);
+      ASSERT_TRUE(regions) << regions.status().toString();
+      ASSERT_EQ(regions->front().startRow, "") << "round " << round;
+      ASSERT_EQ(regions->back().endRow, "") << "round " << round;
+      for (size_t i = 0; i + 1 < regions->size(); ++i)
+        ASSERT_EQ((*regions)[i].endRow, (*regions)[i + 1].startRow) << "round " << round << ": regions " << i;
+      maxRegions = std::max(maxRegions, regions->size());
+
       ASSERT_TRUE(ws.waitForBackgroundWork());  // a flush the replay may have queued
       auto files = ws.storeFiles(kTable);
       ASSERT_TRUE(files) << files.status().toString();
@@ -540,6 +571,7 @@ TEST(Crash, AcknowledgedBatchesSurviveSigkillAndNoBatchIsHalfApplied) {
 
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   RecordProperty("kills", kills);
+  RecordProperty("max_regions", static_cast<int>(maxRegions));
   RecordProperty("kills_inside_maintenance", insideMaintenance);
   RecordProperty("acknowledged_steps", static_cast<int>(next - 1));
   std::printf("[  crash   ] %d kills survived (%d inside a flush or compaction, %d while opening; the step in "
@@ -547,6 +579,7 @@ TEST(Crash, AcknowledgedBatchesSurviveSigkillAndNoBatchIsHalfApplied) {
               ", %.1f s\n",
               kills, insideMaintenance, duringOpen, inFlightApplied, next - 1, model.hits(), seed, seconds);
   EXPECT_GE(kills, rounds);
+  std::printf("[  crash   ] at most %zu regions at once\n", maxRegions);
   if (rounds >= 20) {
     EXPECT_GE(insideMaintenance, 1) << "no kill landed inside a flush or compaction";
   }

@@ -30,7 +30,8 @@ TEST(ShellJsonl, OneObjectPerCommandAsDesignSpecifies) {
   EXPECT_EQ(sh.run("desc 't'"),
             "{\"cmd\":\"describe\",\"table\":{\"table\":\"t\",\"families\":[{\"name\":\"d\",\"versions\":2,\"min_versions\":0,"
             "\"ttl\":2147483647,\"keep_deleted_cells\":\"FALSE\",\"compression\":\"NONE\",\"bloomfilter\":\"ROW\","
-            "\"blocksize\":65536}],\"memstore_flushsize\":16777216,\"key_schema\":\"\",\"description\":\"\","
+            "\"blocksize\":65536}],\"memstore_flushsize\":16777216,\"max_filesize\":67108864,"
+            "\"split_policy\":\"IncreasingToUpperBoundRegionSplitPolicy\",\"key_schema\":\"\",\"description\":\"\","
             "\"examples\":[]},"
             "\"enabled\":true}\n");
   EXPECT_EQ(sh.run("key_schema 't', 'id:u32'\nkey_schema 't'"),

@@ -1,0 +1,435 @@
+// WorkspaceImpl: splitting and merging regions.
+//
+// A split runs under m_maintenance, so no flush or compaction of any region
+// changes store files meanwhile, in three steps:
+//   1. flush the parent: its data up to log position S is in store files;
+//   2. rewrite those files into two daughters' files (no lock held: writes
+//      keep going into the parent's memstore);
+//   3. under m_write, in one catalog transaction: the daughters (flushed_seq
+//      S, the parent's server), their files, the parent's retirement and the
+//      lineage; then the parent's memstore (writes after S) is copied into
+//      the daughters and the new region list is published.
+// A crash before 3 commits leaves the parent and garbage pages (deleted at
+// the next open); after, the daughters, and replay routes log records that
+// name the parent to the daughter holding each row. HBase defers the rewrite
+// with reference files; at a desktop's region sizes the rewrite takes
+// milliseconds and keeps every store file self-contained.
+//
+// A merge flushes both regions at one log position, then moves their store
+// files (no rewrite: each lies inside the merged range) to the new region.
+#include <algorithm>
+#include <limits>
+
+#include "engine/internal_key.h"
+#include "engine/merging_iterator.h"
+#include "engine/workspace_impl.h"
+
+namespace keyscope::engine {
+
+namespace {
+
+// Below this many blocks the block index is too coarse for a mid key; the
+// store's rows are read instead (a few hundred KiB at most).
+constexpr size_t kMinBlocksForIndexMidKey = 8;
+
+std::string regionName(const Region& region) {
+  return "region " + std::to_string(region.id) + " of table '" + region.tableName + "'";
+}
+
+BytesView rowOf(BytesView key) { return key.substr(0, escapedRowLength(key)); }
+
+// The entries of `source` in [low, high) (internal keys; empty high: no bound).
+class RangeIterator final : public InternalIterator {
+ public:
+  RangeIterator(std::unique_ptr<InternalIterator> source, std::string low, std::string high)
+      : m_source(std::move(source)), m_low(std::move(low)), m_high(std::move(high)) {}
+  bool valid() const override {
+    return m_source->valid() && (m_high.empty() || m_source->key() < BytesView(m_high));
+  }
+  void seekToFirst() override { m_source->seek(m_low); }
+  void seek(BytesView target) override { m_source->seek(std::max(target, BytesView(m_low))); }
+  void seekToLastRowBefore(BytesView bound) override {
+    m_source->seekToLastRowBefore(m_high.empty() ? bound : std::min(bound, BytesView(m_high)));
+  }
+  void next() override { m_source->next(); }
+  BytesView key() const override { return m_source->key(); }
+  BytesView value() const override { return m_source->value(); }
+  Status status() const override { return m_source->status(); }
+
+ private:
+  std::unique_ptr<InternalIterator> m_source;
+  std::string m_low, m_high;
+};
+
+}  // namespace
+
+Result<std::optional<Bytes>> WorkspaceImpl::midRowLocked(const Region& region, std::string* whyNot) {
+  // HBase: the split point of the largest store is the row of its largest
+  // file's mid key (the middle block of the block index); a row equal to the
+  // file's first row cannot split.
+  const StoreVersion* largest = nullptr;
+  std::shared_ptr<const StoreVersion> keep;
+  uint64_t largestBytes = 0;
+  std::vector<std::shared_ptr<const StoreVersion>> versions;
+  for (const auto& [family, store] : region.stores) {
+    versions.push_back(store->current());
+    const uint64_t bytes = versions.back()->storedBytes();
+    if (largest == nullptr || bytes > largestBytes) {
+      largest = versions.back().get();
+      largestBytes = bytes;
+    }
+  }
+  if (largest == nullptr || largest->files.empty()) {
+    *whyNot = "it holds no data";
+    return std::optional<Bytes>();
+  }
+  const LiveStoreFile* file = largest->files.front().get();
+  for (const auto& f : largest->files) {
+    if (f->reader->meta().storedBytes > file->reader->meta().storedBytes) file = f.get();
+  }
+  const StoreFileMeta& meta = file->reader->meta();
+  const Bytes firstRow = unescaped(rowOf(meta.firstKey));
+  if (meta.blocks.size() >= kMinBlocksForIndexMidKey) {
+    const Bytes mid = unescaped(rowOf(meta.blocks[meta.blocks.size() / 2].lastKey));
+    if (mid != firstRow) return std::optional<Bytes>(mid);
+  }
+  // A small store: the middle of its distinct rows, across every file of
+  // every family.
+  std::vector<Bytes> rows;
+  LeasedPageSource pages(m_readers.get());
+  const ReadContext context{&pages, nullptr, /*fillCache=*/false};
+  for (const auto& version : versions) {
+    for (const auto& f : version->files) {
+      auto it = f->reader->newIterator(context);
+      for (it->seekToFirst(); it->valid();) {
+        const std::string row(rowOf(it->key()));
+        rows.push_back(unescaped(row));
+        it->seek(rowEndKey(rows.back()));
+      }
+      if (Status s = it->status(); !s) return s;
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  if (rows.size() < 2) {
+    *whyNot = rows.empty() ? "it holds no data" : "it holds a single row";
+    return std::optional<Bytes>();
+  }
+  return std::optional<Bytes>(rows[rows.size() / 2]);
+}
+
+Result<std::vector<int64_t>> WorkspaceImpl::split(std::string_view tableName, const std::optional<Bytes>& splitRow) {
+  Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+  if (!table) return table.status();
+  if (splitRow) {
+    if (splitRow->empty()) return Status::invalidArgument("a split row cannot be empty");
+    // The region is looked up under the maintenance lock: a split by size
+    // may replace it meanwhile.
+    std::lock_guard maintenance(m_maintenance);
+    table = requireTable(tableName);
+    if (!table) return table.status();
+    const auto region = (*table)->regionFor(*splitRow);
+    return splitLocked(region, splitRow, RegionOrigin::kManualSplit, false);
+  }
+  std::vector<int64_t> daughters;
+  for (const auto& region : (*table)->regions) {
+    Result<std::vector<int64_t>> made = splitRegionAs(region->id, std::nullopt, RegionOrigin::kManualSplit, true);
+    if (!made && made.status().code() == Status::Code::kNotFound) continue;  // split or merged meanwhile
+    if (!made) return made.status();
+    daughters.insert(daughters.end(), made->begin(), made->end());
+  }
+  if (daughters.empty())
+    return Status::invalidArgument("no region of table '" + std::string(tableName) +
+                                   "' can split: each is empty or holds a single row");
+  return daughters;
+}
+
+Result<std::vector<int64_t>> WorkspaceImpl::splitRegion(int64_t regionId, const std::optional<Bytes>& splitRow) {
+  return splitRegionAs(regionId, splitRow, RegionOrigin::kManualSplit, false);
+}
+
+Result<std::vector<int64_t>> WorkspaceImpl::splitRegionAs(int64_t regionId, const std::optional<Bytes>& requested,
+                                                           RegionOrigin origin, bool quietWhenUnsplittable) {
+  std::lock_guard maintenance(m_maintenance);
+  {
+    std::lock_guard lock(m_queueMutex);
+    m_splitQueued.erase(regionId);
+  }
+  std::shared_ptr<Region> region = regionById(regionId);
+  if (region == nullptr) return Status::notFound("region " + std::to_string(regionId) + " does not exist");
+  return splitLocked(region, requested, origin, quietWhenUnsplittable);
+}
+
+Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Region>& region,
+                                                         const std::optional<Bytes>& requested, RegionOrigin origin,
+                                                         bool quietWhenUnsplittable) {
+  if (region == nullptr) return Status::notFound("no region holds the split row");
+  std::shared_ptr<const Table> table = findTable(region->tableName);
+  if (table == nullptr) return Status::notFound("region " + std::to_string(region->id) + " does not exist");
+
+  Bytes splitRow;
+  if (requested) {
+    if (requested->empty() || BytesView(*requested) <= BytesView(region->startRow))
+      return Status::invalidArgument("cannot split " + regionName(*region) + " at '" + toStringBinary(*requested) +
+                                     "': it is the region's start, so a daughter would be empty");
+    if (!region->endRow.empty() && BytesView(*requested) >= BytesView(region->endRow))
+      return Status::invalidArgument("cannot split " + regionName(*region) + " at '" + toStringBinary(*requested) +
+                                     "': the row is not inside the region");
+    splitRow = *requested;
+  }
+
+  // 1. Everything up to the log position S in store files.
+  if (Status s = flushRegionLocked(region); !s) return s;
+  const int64_t splitSeq = region->flushedSeq.load();
+  if (!requested) {
+    std::string whyNot;
+    Result<std::optional<Bytes>> mid = midRowLocked(*region, &whyNot);
+    if (!mid) return mid.status();
+    if (!mid->has_value()) {
+      if (quietWhenUnsplittable) return std::vector<int64_t>();
+      return Status::invalidArgument(regionName(*region) + " cannot split: " + whyNot);
+    }
+    splitRow = std::move(**mid);
+  }
+
+  // 2. The daughters' files, written while writes go on.
+  const int64_t lowId = m_catalog->reserveRegionId();
+  const int64_t highId = m_catalog->reserveRegionId();
+  const std::string splitKey = rowStartKey(splitRow);
+  const std::string lowStart = region->startRow.empty() ? std::string() : rowStartKey(region->startRow);
+  struct Written {
+    std::string family;
+    std::shared_ptr<LiveStoreFile> low, high;
+  };
+  std::vector<Written> written;
+  std::vector<std::shared_ptr<LiveStoreFile>> parentFiles;
+  auto abandon = [&](Status s) -> Status {
+    for (const Written& w : written) {
+      if (w.low) w.low->obsolete.store(true);
+      if (w.high) w.high->obsolete.store(true);
+    }
+    return s;
+  };
+  for (const auto& [family, store] : region->stores) {
+    const auto version = store->current();
+    Written out{family, nullptr, nullptr};
+    if (!version->files.empty()) {
+      int64_t maxSeq = 0;
+      for (const auto& f : version->files) maxSeq = std::max(maxSeq, f->maxSeq);
+      for (int half = 0; half < 2; ++half) {
+        LeasedPageSource pages(m_readers.get());
+        const ReadContext context{&pages, nullptr, /*fillCache=*/false};
+        std::vector<std::unique_ptr<InternalIterator>> children;
+        for (const auto& f : version->files) children.push_back(f->reader->newIterator(context));
+        RangeIterator source(newMergingIterator(std::move(children)), half == 0 ? lowStart : splitKey,
+                             half == 0 ? splitKey : std::string());
+        const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
+        Result<std::shared_ptr<LiveStoreFile>> file =
+            writeFile(label, source, version->options, MatchMode::kMinorCompaction, maxSeq);
+        if (!file) return abandon(file.status());
+        (half == 0 ? out.low : out.high) = *file;
+      }
+      parentFiles.insert(parentFiles.end(), version->files.begin(), version->files.end());
+    }
+    written.push_back(std::move(out));
+  }
+
+  // 3. Swap the parent for its daughters.
+  std::unique_lock write(m_write);
+  const int64_t at = now();
+  const int32_t server = region->server.load();
+  RegionRecord lowRecord{lowId, region->tableId, region->startRow, splitRow, splitSeq, server};
+  RegionRecord highRecord{highId, region->tableId, splitRow, region->endRow, splitSeq, server};
+  {
+    std::lock_guard db(m_db);
+    Status status = m_catalog->begin();
+    for (const RegionRecord* record : {&lowRecord, &highRecord}) {
+      RegionHistoryRecord history;
+      history.createdMillis = at;
+      history.parents = {region->id};
+      history.origin = origin;
+      history.splitRow = splitRow;
+      if (status) status = m_catalog->insertRegion(*record, history).status();
+    }
+    for (const Written& w : written) {
+      for (const auto& [file, id] : {std::pair{w.low, lowId}, std::pair{w.high, highId}}) {
+        if (!status || file == nullptr) continue;
+        status = m_catalog->insertStoreFile({file->reader->id(), id, w.family, file->maxSeq, file->reader->meta().encode()});
+        if (status) status = m_catalog->removePendingFile(file->reader->id());
+      }
+    }
+    for (const auto& file : parentFiles) {
+      if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
+      if (status) status = m_catalog->addPendingFile(file->reader->id());
+    }
+    if (status) status = m_catalog->deleteRegion(region->id);
+    if (status) status = m_catalog->retireRegionHistory(region->id, at);
+    if (status) status = m_catalog->commit();
+    if (!status) {
+      m_catalog->rollback();
+      return abandon(status);
+    }
+  }
+  std::shared_ptr<Region> daughters[2];
+  for (int half = 0; half < 2; ++half) {
+    Result<std::shared_ptr<Region>> built = buildRegion(half == 0 ? lowRecord : highRecord, table->options, {});
+    if (!built) return built.status();  // cannot happen: no files to decode
+    daughters[half] = *built;
+    daughters[half]->createdMillis = at;
+  }
+  for (const Written& w : written) {
+    for (int half = 0; half < 2; ++half) {
+      const auto& file = half == 0 ? w.low : w.high;
+      const auto& store = daughters[half]->stores.at(w.family);
+      auto version = std::make_shared<StoreVersion>(*store->current());
+      if (file != nullptr) version->files.push_back(file);
+      store->install(std::move(version));
+    }
+  }
+  // Writes since S are in the parent's memstore (and in the log, naming the
+  // parent, which replay routes by row): they move to the daughters.
+  for (const auto& [family, store] : region->stores) {
+    const auto version = store->current();
+    auto it = version->active->newIterator(std::numeric_limits<uint64_t>::max());
+    for (it->seekToFirst(); it->valid(); it->next()) {
+      Region& target = *daughters[it->key() < BytesView(splitKey) ? 0 : 1];
+      target.stores.at(family)->current()->active->add(it->key(), it->value(), m_nextMvcc++);
+    }
+  }
+  m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
+  auto next = std::make_shared<Table>(*table);
+  next->regions.clear();
+  for (const auto& r : table->regions) {
+    if (r->id != region->id) {
+      next->regions.push_back(r);
+      continue;
+    }
+    next->regions.push_back(daughters[0]);
+    next->regions.push_back(daughters[1]);
+  }
+  region->retired.store(true);
+  {
+    std::lock_guard lock(m_tablesMutex);
+    m_regions.erase(region->id);
+  }
+  publishTable(std::move(next));
+  write.unlock();
+  retireFiles(parentFiles);
+  m_flushed.notify_all();
+  for (const auto& d : daughters) maybeScheduleFlush(*d);
+  if (m_balancerOn.load()) (void)balanceLocked(false);
+  return std::vector<int64_t>{lowId, highId};
+}
+
+// --- Merge --------------------------------------------------------------------
+
+Result<int64_t> WorkspaceImpl::mergeRegions(int64_t firstId, int64_t secondId) {
+  std::lock_guard maintenance(m_maintenance);
+  if (firstId == secondId) return Status::invalidArgument("cannot merge region " + std::to_string(firstId) + " with itself");
+  std::shared_ptr<Region> a = regionById(firstId);
+  std::shared_ptr<Region> b = regionById(secondId);
+  if (a == nullptr) return Status::notFound("region " + std::to_string(firstId) + " does not exist");
+  if (b == nullptr) return Status::notFound("region " + std::to_string(secondId) + " does not exist");
+  if (a->tableId != b->tableId)
+    return Status::invalidArgument("regions " + std::to_string(firstId) + " and " + std::to_string(secondId) +
+                                   " belong to different tables");
+  if (b->endRow == a->startRow && !a->startRow.empty()) std::swap(a, b);
+  if (a->endRow.empty() || a->endRow != b->startRow)
+    return Status::invalidArgument("regions " + std::to_string(firstId) + " and " + std::to_string(secondId) +
+                                   " are not adjacent");
+  std::shared_ptr<const Table> table = findTable(a->tableName);
+  if (table == nullptr) return Status::notFound("region " + std::to_string(firstId) + " does not exist");
+
+  // Both flushed at one log position S, so the merged region's flushed_seq
+  // is exact for both halves: first each on its own (finishing a flush that
+  // failed earlier at an older position), then both switched together,
+  // which flushes only what arrived meanwhile.
+  if (Status s = flushRegionLocked(a); !s) return s;
+  if (Status s = flushRegionLocked(b); !s) return s;
+  {
+    std::lock_guard write(m_write);
+    switchMemstoresLocked(*a);
+    switchMemstoresLocked(*b);
+  }
+  if (Status s = flushRegionLocked(a); !s) return s;
+  if (Status s = flushRegionLocked(b); !s) return s;
+  // A region with nothing to flush keeps an older flushed_seq, but then no
+  // log record of it lies between that and S.
+  const int64_t mergeSeq = std::max(a->flushedSeq.load(), b->flushedSeq.load());
+
+  std::unique_lock write(m_write);
+  const int64_t at = now();
+  RegionRecord record{0, a->tableId, a->startRow, b->endRow, mergeSeq, a->server.load()};
+  {
+    std::lock_guard db(m_db);
+    Status status = m_catalog->begin();
+    RegionHistoryRecord history;
+    history.createdMillis = at;
+    history.parents = {a->id, b->id};
+    history.origin = RegionOrigin::kMerge;
+    if (status) {
+      Result<int64_t> id = m_catalog->insertRegion(record, history);
+      if (id) record.id = *id; else status = id.status();
+    }
+    for (Region* r : {a.get(), b.get()}) {
+      for (const auto& [family, store] : r->stores) {
+        for (const auto& file : store->current()->files) {
+          if (status) status = m_catalog->moveStoreFile(file->reader->id(), record.id);
+        }
+      }
+      if (status) status = m_catalog->deleteRegion(r->id);
+      if (status) status = m_catalog->retireRegionHistory(r->id, at);
+    }
+    if (status) status = m_catalog->commit();
+    if (!status) {
+      m_catalog->rollback();
+      return status;
+    }
+  }
+  Result<std::shared_ptr<Region>> built = buildRegion(record, table->options, {});
+  if (!built) return built.status();
+  std::shared_ptr<Region> merged = *built;
+  merged->createdMillis = at;
+  for (const auto& [family, store] : merged->stores) {
+    auto version = std::make_shared<StoreVersion>(*store->current());
+    for (Region* r : {a.get(), b.get()}) {
+      const auto parent = r->stores.at(family)->current();
+      for (const auto& file : parent->files) {
+        // A reader labelled with the merged region; the parents' readers of
+        // the same file stay valid (never marked obsolete) for old readers.
+        auto reader = std::make_unique<StoreFileReader>(file->reader->id(), file->reader->meta(),
+                                                        StoreFileLabel{merged->tableName, merged->id, family},
+                                                        m_cache.get());
+        version->files.push_back(std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete));
+      }
+      auto it = parent->active->newIterator(std::numeric_limits<uint64_t>::max());
+      for (it->seekToFirst(); it->valid(); it->next()) version->active->add(it->key(), it->value(), m_nextMvcc++);
+    }
+    std::sort(version->files.begin(), version->files.end(), [](const auto& x, const auto& y) {
+      return x->maxSeq != y->maxSeq ? x->maxSeq > y->maxSeq : x->reader->id() > y->reader->id();
+    });
+    store->install(std::move(version));
+  }
+  m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
+  auto next = std::make_shared<Table>(*table);
+  next->regions.clear();
+  for (const auto& r : table->regions) {
+    if (r->id == b->id) continue;
+    next->regions.push_back(r->id == a->id ? merged : r);
+  }
+  a->retired.store(true);
+  b->retired.store(true);
+  {
+    std::lock_guard lock(m_tablesMutex);
+    m_regions.erase(a->id);
+    m_regions.erase(b->id);
+  }
+  publishTable(std::move(next));
+  write.unlock();
+  m_flushed.notify_all();
+  maybeScheduleFlush(*merged);
+  if (m_balancerOn.load()) (void)balanceLocked(false);
+  return record.id;
+}
+
+}  // namespace keyscope::engine

@@ -1,0 +1,475 @@
+// Regions: splits (manual, at the mid key, by size policy), merges, the
+// partition invariant under thousands of random splits and merges, split
+// lineage across reopen, simulated servers and the balancer, and the upgrade
+// of a format-2 workspace.
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "engine_test_util.h"
+
+namespace keyscope::test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr const char* kTable = "t";
+
+std::string rowName(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "row%04d", i);
+  return buf;
+}
+
+class RegionsTest : public ::testing::Test {
+ protected:
+  RegionsTest() : m_fx(backgroundOff()) {}
+
+  static OpenOptions backgroundOff() {
+    OpenOptions options;
+    options.backgroundCompaction = false;
+    return options;
+  }
+
+  EngineFixture& fx() { return m_fx; }
+  Workspace& ws() { return m_fx.ws(); }
+
+  void createTable(TableOptions options = {}) {
+    options.name = kTable;
+    options.families = {familyOf("f"), familyOf("g").versions(3)};
+    options.splitPolicy = SplitPolicy::kDisabled;  // splits only when a test asks
+    const Status s = ws().createTable(options);
+    ASSERT_TRUE(s.isOk()) << s.toString();
+  }
+
+  void writeRows(int from, int to, int64_t ts = 1) {
+    for (int i = from; i < to; ++i) {
+      fx().put(kTable, rowName(i), "f:a", ts, "a" + std::to_string(i));
+      fx().put(kTable, rowName(i), "g:b", ts, std::string(100, static_cast<char>('a' + i % 26)));
+    }
+  }
+
+  std::vector<RegionInfo> regions() {
+    Result<std::vector<RegionInfo>> r = ws().regions(kTable);
+    EXPECT_TRUE(r.isOk()) << r.status().toString();
+    return r.isOk() ? *r : std::vector<RegionInfo>{};
+  }
+
+  std::vector<std::string> everything() { return describeFull(fx().rawCells(kTable)); }
+
+  // The regions cover the key space: no gap, no overlap, each non-empty.
+  void expectPartition() {
+    const std::vector<RegionInfo> rs = regions();
+    ASSERT_FALSE(rs.empty());
+    EXPECT_EQ(rs.front().startRow, "");
+    EXPECT_EQ(rs.back().endRow, "");
+    for (size_t i = 0; i + 1 < rs.size(); ++i) {
+      EXPECT_EQ(rs[i].endRow, rs[i + 1].startRow) << "between regions " << rs[i].id << " and " << rs[i + 1].id;
+      EXPECT_LT(rs[i].startRow, rs[i].endRow) << "region " << rs[i].id;
+    }
+  }
+
+ private:
+  EngineFixture m_fx;
+};
+
+TEST_F(RegionsTest, DaughtersCoverParentExactly) {
+  createTable();
+  writeRows(0, 200);
+  const std::vector<std::string> before = everything();
+  Result<std::vector<int64_t>> daughters = ws().split(kTable, Bytes("row0100"));
+  ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+  ASSERT_EQ(daughters->size(), 2u);
+  const std::vector<RegionInfo> rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].startRow, "");
+  EXPECT_EQ(rs[0].endRow, "row0100");
+  EXPECT_EQ(rs[1].startRow, "row0100");
+  EXPECT_EQ(rs[1].endRow, "");
+  EXPECT_EQ(rs[0].id, (*daughters)[0]);
+  EXPECT_EQ(rs[1].id, (*daughters)[1]);
+  EXPECT_EQ(rs[0].cells + rs[1].cells, 400u);
+  EXPECT_EQ(everything(), before);
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0099", "f:a")), ElementsAre("1:a99"));
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0100", "f:a")), ElementsAre("1:a100"));
+}
+
+TEST_F(RegionsTest, ScansReturnTheSameCellsBeforeAndAfterSplits) {
+  createTable();
+  writeRows(0, 300);
+  fx().deleteRow(kTable, rowName(7), 2);
+  fx().deleteCells(kTable, rowName(150), DeleteScope::kColumnAll, "g:b", 5);
+  ScanOptions reversed;
+  reversed.reversed = true;
+  ScanOptions range;
+  range.startRow = rowName(90);
+  range.stopRow = rowName(210);
+  const auto forwardBefore = describeFull(fx().scanCells(kTable, {}));
+  const auto reversedBefore = describeFull(fx().scanCells(kTable, reversed));
+  const auto rangeBefore = describeFull(fx().scanCells(kTable, range));
+  // A split flushes, and a flush drops puts that markers in the same flush
+  // mask (as HBase's minor compaction rule does): compare raw cells after one.
+  fx().flush(kTable);
+  const auto rawBefore = everything();
+  for (const char* at : {"row0100", "row0200", "row0150", "row0007"}) {
+    Result<std::vector<int64_t>> made = ws().split(kTable, Bytes(at));
+    ASSERT_TRUE(made.isOk()) << at << ": " << made.status().toString();
+  }
+  EXPECT_EQ(regions().size(), 5u);
+  EXPECT_EQ(describeFull(fx().scanCells(kTable, {})), forwardBefore);
+  EXPECT_EQ(describeFull(fx().scanCells(kTable, reversed)), reversedBefore);
+  EXPECT_EQ(describeFull(fx().scanCells(kTable, range)), rangeBefore);
+  EXPECT_EQ(everything(), rawBefore);
+  fx().reopen();
+  EXPECT_EQ(describeFull(fx().scanCells(kTable, {})), forwardBefore);
+  EXPECT_EQ(everything(), rawBefore);
+}
+
+TEST_F(RegionsTest, SplitWithoutARowSplitsEveryRegionAtItsMidKey) {
+  createTable();
+  writeRows(0, 400);
+  Result<std::vector<int64_t>> made = ws().split(kTable);
+  ASSERT_TRUE(made.isOk()) << made.status().toString();
+  std::vector<RegionInfo> rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  // The mid key leaves neither daughter empty and is near the middle.
+  EXPECT_GT(rs[0].cells, 200u);
+  EXPECT_GT(rs[1].cells, 200u);
+  made = ws().split(kTable);
+  ASSERT_TRUE(made.isOk()) << made.status().toString();
+  EXPECT_EQ(made->size(), 4u);
+  EXPECT_EQ(regions().size(), 4u);
+  expectPartition();
+}
+
+TEST_F(RegionsTest, SplitRefusesAnEmptyDaughter) {
+  createTable();
+  writeRows(0, 10);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0005")).isOk());
+  Result<std::vector<int64_t>> atStart = ws().split(kTable, Bytes("row0005"));
+  ASSERT_FALSE(atStart.isOk());
+  EXPECT_THAT(atStart.status().message(), HasSubstr("a daughter would be empty"));
+  EXPECT_FALSE(ws().split(kTable, Bytes("")).isOk());
+  EXPECT_EQ(regions().size(), 2u);
+}
+
+TEST_F(RegionsTest, ARegionOfOneRowCannotSplitAtItsMidKey) {
+  createTable();
+  fx().put(kTable, "only", "f:a", 1, "x");
+  Result<std::vector<int64_t>> made = ws().split(kTable);
+  ASSERT_FALSE(made.isOk());
+  EXPECT_THAT(made.status().message(), HasSubstr("no region of table 't' can split"));
+  EXPECT_THAT(ws().splitRegion(regions().front().id).status().message(), HasSubstr("cannot split: it holds a single row"));
+  EXPECT_EQ(regions().size(), 1u);
+}
+
+TEST_F(RegionsTest, WritesAfterASplitGoToTheDaughtersAndSurviveReopen) {
+  createTable();
+  writeRows(0, 100);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0050")).isOk());
+  writeRows(100, 150, 2);
+  fx().put(kTable, rowName(10), "f:a", 3, "new10");
+  fx().put(kTable, rowName(60), "f:a", 3, "new60");
+  const auto rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_GT(rs[0].memstoreBytes, 0u);
+  EXPECT_GT(rs[1].memstoreBytes, 0u);
+  const auto before = everything();
+  fx().reopen();  // the log replays into the daughters
+  EXPECT_EQ(everything(), before);
+  EXPECT_THAT(describe(fx().getColumn(kTable, rowName(60), "f:a")), ElementsAre("3:new60"));
+}
+
+TEST_F(RegionsTest, AdjacentRegionsMergeKeepingEveryCell) {
+  createTable();
+  writeRows(0, 120);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0040")).isOk());
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0080")).isOk());
+  writeRows(30, 50, 4);  // in memory, across the first boundary
+  const auto before = everything();
+  auto rs = regions();
+  ASSERT_EQ(rs.size(), 3u);
+  Result<int64_t> merged = ws().mergeRegions(rs[1].id, rs[0].id);  // either order
+  ASSERT_TRUE(merged.isOk()) << merged.status().toString();
+  rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].id, *merged);
+  EXPECT_EQ(rs[0].startRow, "");
+  EXPECT_EQ(rs[0].endRow, "row0080");
+  EXPECT_EQ(everything(), before);
+  fx().reopen();
+  EXPECT_EQ(everything(), before);
+  expectPartition();
+}
+
+TEST_F(RegionsTest, MergeRefusesRegionsThatAreNotAdjacentOrOfAnotherTable) {
+  createTable();
+  writeRows(0, 90);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0030")).isOk());
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0060")).isOk());
+  fx().createTable("other", {familyOf("f")});
+  const auto rs = regions();
+  Result<int64_t> gap = ws().mergeRegions(rs[0].id, rs[2].id);
+  ASSERT_FALSE(gap.isOk());
+  EXPECT_THAT(gap.status().message(), HasSubstr("not adjacent"));
+  const auto other = ws().regions("other");
+  ASSERT_TRUE(other.isOk());
+  EXPECT_THAT(ws().mergeRegions(rs[0].id, other->front().id).status().message(), HasSubstr("different tables"));
+  EXPECT_THAT(ws().mergeRegions(rs[0].id, rs[0].id).status().message(), HasSubstr("itself"));
+  EXPECT_EQ(ws().mergeRegions(rs[0].id, 99999).status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(regions().size(), 3u);
+}
+
+TEST_F(RegionsTest, RandomSplitsAndMergesKeepThePartitionAndTheData) {
+  createTable();
+  writeRows(0, 300);
+  const auto before = everything();
+  std::mt19937_64 random(20261121);
+  int splits = 0, merges = 0;
+  for (int step = 0; step < 2000; ++step) {
+    const auto rs = regions();
+    if (rs.size() > 1 && (random() % 2 == 0 || rs.size() > 40)) {
+      const size_t i = random() % (rs.size() - 1);
+      Result<int64_t> merged = ws().mergeRegions(rs[i].id, rs[i + 1].id);
+      ASSERT_TRUE(merged.isOk()) << "step " << step << ": " << merged.status().toString();
+      ++merges;
+    } else {
+      const Bytes at = rowName(static_cast<int>(random() % 320)) + (random() % 2 ? "x" : "");
+      Result<std::vector<int64_t>> made = ws().split(kTable, at);
+      if (made.isOk()) ++splits;
+      else ASSERT_THAT(made.status().message(), HasSubstr("a daughter would be empty")) << "step " << step;
+    }
+    if (step % 100 == 0) {
+      expectPartition();
+      if (HasFatalFailure()) return;
+    }
+  }
+  expectPartition();
+  EXPECT_GT(splits, 500);
+  EXPECT_GT(merges, 500);
+  EXPECT_EQ(everything(), before);
+  fx().reopen();
+  expectPartition();
+  EXPECT_EQ(everything(), before);
+}
+
+TEST_F(RegionsTest, LineageRecordsParentsDaughtersSplitRowsAndTimesAcrossReopen) {
+  createTable();
+  fx().setClock(1000);
+  writeRows(0, 100);
+  const int64_t first = regions().front().id;
+  fx().setClock(2000);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0050")).isOk());
+  auto rs = regions();
+  fx().setClock(3000);
+  Result<int64_t> merged = ws().mergeRegions(rs[0].id, rs[1].id);
+  ASSERT_TRUE(merged.isOk());
+  fx().reopen();
+  Result<std::vector<RegionHistoryEntry>> history = ws().regionHistory(kTable);
+  ASSERT_TRUE(history.isOk()) << history.status().toString();
+  std::map<int64_t, RegionHistoryEntry> byId;
+  for (const auto& h : *history) byId[h.regionId] = h;
+  ASSERT_EQ(byId.size(), 4u);
+  EXPECT_EQ(byId[first].origin, RegionOrigin::kCreate);
+  EXPECT_EQ(byId[first].retiredMillis, 2000);
+  for (int64_t daughter : {rs[0].id, rs[1].id}) {
+    EXPECT_EQ(byId[daughter].origin, RegionOrigin::kManualSplit);
+    EXPECT_THAT(byId[daughter].parents, ElementsAre(first));
+    EXPECT_EQ(byId[daughter].splitRow, "row0050");
+    EXPECT_EQ(byId[daughter].createdMillis, 2000);
+    EXPECT_EQ(byId[daughter].retiredMillis, 3000);
+  }
+  EXPECT_EQ(byId[*merged].origin, RegionOrigin::kMerge);
+  EXPECT_THAT(byId[*merged].parents, ElementsAre(rs[0].id, rs[1].id));
+  EXPECT_EQ(byId[*merged].retiredMillis, std::nullopt);
+  EXPECT_EQ(byId[*merged].createdMillis, 3000);
+}
+
+TEST_F(RegionsTest, RegionIdsAreNeverReused) {
+  createTable();
+  writeRows(0, 20);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0010")).isOk());
+  std::set<int64_t> seen;
+  const auto before = ws().regionHistory(kTable);
+  ASSERT_TRUE(before.isOk());
+  for (const auto& h : *before) seen.insert(h.regionId);
+  ASSERT_TRUE(ws().dropTable(kTable).isOk());
+  fx().reopen();
+  createTable();
+  const auto after = ws().regionHistory(kTable);
+  ASSERT_TRUE(after.isOk());
+  for (const auto& h : *after) EXPECT_EQ(seen.count(h.regionId), 0u) << h.regionId;
+}
+
+TEST_F(RegionsTest, TruncateEndsTheHistoryOfTheOldRegions) {
+  createTable();
+  writeRows(0, 20);
+  ASSERT_TRUE(ws().truncateTable(kTable).isOk());
+  fx().reopen();  // the old regions' log records must not come back
+  EXPECT_TRUE(fx().rawCells(kTable).empty());
+  const auto history = ws().regionHistory(kTable);
+  ASSERT_TRUE(history.isOk());
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ(std::count_if(history->begin(), history->end(), [](const auto& h) { return h.retiredMillis.has_value(); }),
+            1);
+}
+
+// --- Split policies -------------------------------------------------------------
+
+TEST(SplitPolicy, IncreasingToUpperBoundMatchesHBasesFormula) {
+  // RegionSplitPolicy's javadoc: with 128 MB flushes, splits at 256 MB, then
+  // 2^3 x 256 MB = 2048 MB, then 6912 MB, then the 10 GiB maximum.
+  TableOptions t;
+  t.memstoreFlushSize = 128ull << 20;
+  t.maxFileSize = 10ull << 30;
+  t.splitPolicy = SplitPolicy::kIncreasingToUpperBound;
+  EXPECT_EQ(regionSplitSize(t, 1), 256ull << 20);
+  EXPECT_EQ(regionSplitSize(t, 2), 2048ull << 20);
+  EXPECT_EQ(regionSplitSize(t, 3), 6912ull << 20);
+  EXPECT_EQ(regionSplitSize(t, 4), 10ull << 30);
+  EXPECT_EQ(regionSplitSize(t, 0), 10ull << 30);
+  EXPECT_EQ(regionSplitSize(t, 101), 10ull << 30);
+}
+
+TEST(SplitPolicy, SteppingConstantAndDisabled) {
+  TableOptions t;
+  t.memstoreFlushSize = 1ull << 20;
+  t.maxFileSize = 64ull << 20;
+  t.splitPolicy = SplitPolicy::kStepping;
+  EXPECT_EQ(regionSplitSize(t, 1), 2ull << 20);
+  EXPECT_EQ(regionSplitSize(t, 2), 64ull << 20);
+  t.splitPolicy = SplitPolicy::kConstantSize;
+  EXPECT_EQ(regionSplitSize(t, 1), 64ull << 20);
+  t.splitPolicy = SplitPolicy::kDisabled;
+  EXPECT_EQ(regionSplitSize(t, 1), UINT64_MAX);
+}
+
+TEST(SplitPolicy, NamesRoundTripAndAcceptHBaseClassNames) {
+  for (SplitPolicy p : {SplitPolicy::kIncreasingToUpperBound, SplitPolicy::kConstantSize, SplitPolicy::kStepping,
+                        SplitPolicy::kDisabled})
+    EXPECT_EQ(parseSplitPolicy(splitPolicyName(p)), p);
+  EXPECT_EQ(parseSplitPolicy("org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy"),
+            SplitPolicy::kConstantSize);
+  EXPECT_EQ(parseSplitPolicy("stepping"), SplitPolicy::kStepping);
+  EXPECT_EQ(parseSplitPolicy("Nonsense"), std::nullopt);
+}
+
+TEST_F(RegionsTest, ATableSplitsBySizeOnItsOwn) {
+  TableOptions options;
+  options.name = kTable;
+  options.families = {familyOf("f").compression(Compression::kNone).blockSize(4096)};
+  options.memstoreFlushSize = 64 << 10;
+  options.maxFileSize = 128 << 10;
+  options.splitPolicy = SplitPolicy::kConstantSize;
+  ASSERT_TRUE(ws().createTable(options).isOk());
+  for (int i = 0; i < 4000; ++i) fx().put(kTable, rowName(i), "f:a", 1, std::string(200, 'v'));
+  ASSERT_TRUE(ws().waitForBackgroundWork().isOk());
+  const auto rs = regions();
+  EXPECT_GE(rs.size(), 4u);
+  expectPartition();
+  for (const auto& r : rs) EXPECT_LT(r.storedBytes, 2 * options.maxFileSize) << "region " << r.id;
+  const auto history = ws().regionHistory(kTable);
+  ASSERT_TRUE(history.isOk());
+  EXPECT_TRUE(std::any_of(history->begin(), history->end(),
+                          [](const auto& h) { return h.origin == RegionOrigin::kSizeSplit; }));
+  EXPECT_EQ(fx().scanRows(kTable, {}).size(), 4000u);
+}
+
+// --- Servers --------------------------------------------------------------------
+
+TEST_F(RegionsTest, RegionsAreSpreadOverFourServersByDefault) {
+  EXPECT_EQ(ws().serverCount(), 4);
+  std::vector<Bytes> splits;
+  for (int i = 1; i < 8; ++i) splits.push_back(rowName(i * 10));
+  fx().createTableWithSplits(kTable, {familyOf("f")}, splits);
+  std::map<int32_t, int> perServer;
+  for (const auto& r : regions()) ++perServer[r.server];
+  EXPECT_THAT(perServer, ElementsAre(std::pair{0, 2}, std::pair{1, 2}, std::pair{2, 2}, std::pair{3, 2}));
+}
+
+TEST_F(RegionsTest, ChangingTheServerCountReassignsAndPersists) {
+  std::vector<Bytes> splits;
+  for (int i = 1; i < 8; ++i) splits.push_back(rowName(i * 10));
+  fx().createTableWithSplits(kTable, {familyOf("f")}, splits);
+  ASSERT_TRUE(ws().setServerCount(2).isOk());
+  std::map<int32_t, int> perServer;
+  for (const auto& r : regions()) ++perServer[r.server];
+  EXPECT_THAT(perServer, ElementsAre(std::pair{0, 4}, std::pair{1, 4}));
+  EXPECT_FALSE(ws().setServerCount(0).isOk());
+  fx().reopen();
+  EXPECT_EQ(ws().serverCount(), 2);
+  perServer.clear();
+  for (const auto& r : regions()) ++perServer[r.server];
+  EXPECT_THAT(perServer, ElementsAre(std::pair{0, 4}, std::pair{1, 4}));
+}
+
+TEST_F(RegionsTest, DaughtersStayOnTheirParentsServerUntilTheBalancerRuns) {
+  ASSERT_TRUE(ws().setBalancerEnabled(false).isOk());
+  createTable();
+  writeRows(0, 80);
+  const int32_t server = regions().front().server;
+  for (const char* at : {"row0020", "row0040", "row0060"}) ASSERT_TRUE(ws().split(kTable, Bytes(at)).isOk());
+  for (const auto& r : regions()) EXPECT_EQ(r.server, server);
+  Result<uint32_t> moved = ws().balance();
+  ASSERT_TRUE(moved.isOk());
+  EXPECT_EQ(*moved, 3u);
+  std::set<int32_t> servers;
+  for (const auto& r : regions()) servers.insert(r.server);
+  EXPECT_EQ(servers.size(), 4u);
+  fx().reopen();
+  EXPECT_FALSE(ws().balancerEnabled());
+}
+
+TEST_F(RegionsTest, WithTheBalancerOnSplitsSpreadOverServers) {
+  createTable();
+  writeRows(0, 80);
+  for (const char* at : {"row0020", "row0040", "row0060"}) ASSERT_TRUE(ws().split(kTable, Bytes(at)).isOk());
+  std::map<int32_t, int> perServer;
+  for (const auto& r : regions()) ++perServer[r.server];
+  for (const auto& [server, count] : perServer) EXPECT_LE(count, 2) << "server " << server;
+}
+
+// --- Format upgrade ---------------------------------------------------------------
+
+TEST(RegionsUpgrade, AFormatTwoWorkspaceGainsHistoryAndServers) {
+  TempDir dir;
+  const std::string path = dir.file("old.ksw");
+  {
+    auto ws = Workspace::open(path);
+    ASSERT_TRUE(ws.isOk());
+    TableOptions t;
+    t.name = kTable;
+    t.families = {familyOf("f")};
+    ASSERT_TRUE((*ws)->createTable(t, {Bytes("m")}).isOk());
+    ASSERT_TRUE((*ws)->put(kTable, Put{"a", {{"f", "q", 1, "x"}}}).isOk());
+  }
+  {
+    // What format 2 had: no history, no settings, no server column.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "DROP TABLE region_history; DROP TABLE settings;"
+                           "ALTER TABLE regions DROP COLUMN server; PRAGMA user_version = 2;",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto ws = Workspace::open(path);
+  ASSERT_TRUE(ws.isOk()) << ws.status().toString();
+  const auto history = (*ws)->regionHistory(kTable);
+  ASSERT_TRUE(history.isOk()) << history.status().toString();
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ(history->front().origin, RegionOrigin::kPreSplit);
+  GetOptions get;
+  get.row = "a";
+  EXPECT_EQ((*ws)->get(kTable, get)->cells.size(), 1u);
+  EXPECT_TRUE((*ws)->split(kTable, Bytes("c")).isOk());
+}
+
+}  // namespace
+}  // namespace keyscope::test
