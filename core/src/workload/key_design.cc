@@ -178,14 +178,12 @@ class EntityLeadDesign final : public KeyDesignModel {
   }
 
  private:
-  // A Zipf rank becomes a user by a fixed permutation (rank x a prime above
-  // every entity count, plus an offset), so that popularity does not follow
-  // the key order: the popular users are scattered, as in real data.
+  // A Zipf rank becomes a user by a fixed permutation of the users
+  // (scatter()), so that popularity does not follow the key order: the
+  // popular users are spread over the key space, as in real data.
   std::string pick(Rng& rng) const {
     if (!m_zipf) return entityName(m_prefix, rng.below(m_entities), m_entities);
-    constexpr uint64_t kPrime = 1000000007;  // > kMaxEntities, so coprime to every count
-    const uint64_t rank = m_zipf->sample(rng);
-    return entityName(m_prefix, (rank * kPrime + m_entities / 3) % m_entities, m_entities);
+    return entityName(m_prefix, scatter(m_zipf->sample(rng), m_entities), m_entities);
   }
   uint64_t m_entities;
   std::string m_prefix;
@@ -271,6 +269,24 @@ Status checkOptions(const KeyDesignOptions& o) {
 }
 
 }  // namespace
+
+// A bijection of [0, 2^k) (multiplying by an odd constant and xor-shifting
+// right are each one), walked until it lands below n: a permutation of [0, n).
+uint64_t scatter(uint64_t index, uint64_t n) {
+  if (n <= 2) return index;
+  int bits = 1;
+  while ((uint64_t{1} << bits) < n) ++bits;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const int shift = bits / 2 + 1;
+  uint64_t x = index;
+  do {
+    x = (x * 0x9e3779b97f4a7c15ull) & mask;
+    x ^= x >> shift;
+    x = (x * 0xbf58476d1ce4e5b9ull) & mask;
+    x ^= x >> shift;
+  } while (x >= n);
+  return x;
+}
 
 Result<Bytes> KeyDesignModel::encode(const KeyTuple& tuple) const { return encodeKey(m_schema, tuple); }
 

@@ -91,6 +91,8 @@ std::string entityName(const std::string& prefix, uint64_t index, uint64_t count
 Bytes prefixEnd(BytesView prefix);
 // n - 1 two-byte keys cutting [00 00, ff ff] evenly: for uniformly spread keys.
 std::vector<Bytes> evenByteSplits(uint32_t regions);
+// A fixed permutation of [0, n): where the Zipf design puts rank `index`.
+uint64_t scatter(uint64_t index, uint64_t n);
 // The salt value md5-derived as a salt component computes it: u32be(md5(h)[0..4]) mod buckets.
 uint64_t saltBucket(BytesView hashed, uint32_t buckets);
 

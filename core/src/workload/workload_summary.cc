@@ -11,6 +11,9 @@ namespace {
 // An interval is "hot" when one server took at least this share of it: the
 // issue's bar for a monotonic key on a small split size.
 constexpr double kHotShare = 0.9;
+// Load is "spread" while no server takes more than half again its even
+// share (37.5% of 4 servers); above that, and below kHotShare, "uneven".
+constexpr double kSpreadFactor = 1.5;
 
 uint64_t pick(const LoadCounters& c, LoadMetric metric) { return metric == LoadMetric::kReads ? c.reads : c.writes; }
 
@@ -53,9 +56,11 @@ std::string verdictLine(const std::vector<IntervalLoad>& intervals, LoadMetric m
   const double most = *std::max_element(shares.begin(), shares.end());
   std::string line = "hottest server took at most " + wholePercent(std::ceil(most * 100 - 1e-9)) + " of " + what +
                      (n == 1 ? " in the one interval" : " in any of " + of);
-  if (servers > 1)
+  if (servers > 1) {
+    const double even = 1.0 / static_cast<double>(servers);
     line += " (an even share over " + std::to_string(servers) + " servers is " +
-            wholePercent(std::round(100.0 / static_cast<double>(servers))) + "): " + what + " spread";
+            wholePercent(std::round(100 * even)) + "): " + what + (most <= kSpreadFactor * even ? " spread" : " uneven");
+  }
   return line;
 }
 

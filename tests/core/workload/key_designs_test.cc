@@ -188,6 +188,19 @@ TEST(KeyDesignKeys, ZipfSkewsTowardsAFewUsers) {
   EXPECT_GT(perUser.size(), 1000u);
 }
 
+TEST(KeyDesignKeys, ZipfScattersThePopularUsersOverTheKeySpace) {
+  for (uint64_t n : {1u, 2u, 3u, 16u, 1000u, 10007u}) {
+    std::set<uint64_t> seen;
+    for (uint64_t i = 0; i < n; ++i) seen.insert(workload::scatter(i, n));
+    EXPECT_EQ(seen.size(), n) << n;
+    EXPECT_LT(*seen.rbegin(), n) << n;
+  }
+  // The ten most popular of 10,000 users fall in at least six of eight key ranges.
+  std::set<uint64_t> ranges;
+  for (uint64_t rank = 0; rank < 10; ++rank) ranges.insert(workload::scatter(rank, 10000) * 8 / 10000);
+  EXPECT_GE(ranges.size(), 6u);
+}
+
 TEST(KeyDesignKeys, SaltedSpreadsOverEveryBucket) {
   WorkloadOptions o = singleClient(KeyDesign::kSalted);
   Result<std::vector<Bytes>> keys = previewKeys(o, 8000);

@@ -154,6 +154,10 @@ TEST(WorkloadVerdict, SaysWhenTheLoadIsSpread) {
   EXPECT_EQ(workload::verdictLine(loads, LoadMetric::kWrites, 4),
             "hottest server took at most 31% of writes in any of 9 intervals (an even share over 4 servers is "
             "25%): writes spread");
+  loads[4].hottestServerShare = 0.6;
+  EXPECT_EQ(workload::verdictLine(loads, LoadMetric::kWrites, 4),
+            "hottest server took at most 60% of writes in any of 9 intervals (an even share over 4 servers is "
+            "25%): writes uneven");
   EXPECT_EQ(workload::verdictLine({}, LoadMetric::kReads, 4), "no reads were recorded, so there is no verdict");
 }
 
