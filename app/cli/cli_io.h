@@ -29,5 +29,6 @@ int runImportCommand(const Args& args, Streams io);
 int runExportCommand(const Args& args, Streams io);
 int runShellCommand(const Args& args, Streams io);
 int runDemoCommand(const Args& args, Streams io);
+int runWorkloadCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli

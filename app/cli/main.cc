@@ -22,6 +22,8 @@ constexpr const char* kUsage =
     "  shell WORKSPACE [SCRIPT] [-e COMMAND]... [--format text|jsonl]\n"
     "                                    HBase shell commands (docs/SHELL.md); interactive on a terminal\n"
     "  demo WORKSPACE [--force]          builds the demo workspace: a table per schema-design lesson\n"
+    "  workload WORKSPACE TABLE [--preset P | --design D] [--ops N] [--clients C] [--servers S]\n"
+    "           [--format jsonl] ...     runs a key design through the engine: hotspots, splits, verdict\n"
     "\n"
     "Key schemas are one line, e.g. 'salt:salt(16, user) | user:utf8 | ts:i64 desc'\n"
     "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 1 some shell commands failed,\n"
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   if (args[0] == "export") return keyscope::cli::runExportCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "shell") return keyscope::cli::runShellCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "demo") return keyscope::cli::runDemoCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "workload") return keyscope::cli::runWorkloadCommand({args.begin() + 1, args.end()}, io);
   std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
   return keyscope::cli::kExitBadInput;
 }
