@@ -11,11 +11,11 @@ uint64_t clientSeed(uint64_t seed, uint32_t client) {
   return mix.next();
 }
 
-ZipfTable::ZipfTable(uint64_t n, double s) {
-  m_cumulative.reserve(n);
+void ZipfTable::build() const {
+  m_cumulative.reserve(m_n);
   double sum = 0;
-  for (uint64_t r = 0; r < n; ++r) {
-    sum += 1.0 / std::pow(static_cast<double>(r + 1), s);
+  for (uint64_t r = 0; r < m_n; ++r) {
+    sum += 1.0 / std::pow(static_cast<double>(r + 1), m_s);
     m_cumulative.push_back(sum);
   }
   for (double& c : m_cumulative) c /= sum;
@@ -23,6 +23,7 @@ ZipfTable::ZipfTable(uint64_t n, double s) {
 }
 
 uint64_t ZipfTable::sample(Rng& rng) const {
+  std::call_once(m_built, [this] { build(); });
   const double u = rng.unit();
   const auto it = std::upper_bound(m_cumulative.begin(), m_cumulative.end(), u);
   return static_cast<uint64_t>(std::min<std::ptrdiff_t>(it - m_cumulative.begin(),

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace keyscope::workload {
@@ -37,16 +38,21 @@ class Rng {
 uint64_t clientSeed(uint64_t seed, uint32_t client);
 
 // Ranks 0 .. n-1 drawn with P(r) ~ 1 / (r + 1)^s, by binary search in the
-// cumulative table (8 bytes per rank).
+// cumulative table (8 bytes per rank). The table is built at the first
+// sample (once, thread-safely), so that checking options costs nothing.
 class ZipfTable {
  public:
   // REQUIRES: n >= 1, s > 0.
-  ZipfTable(uint64_t n, double s);
+  ZipfTable(uint64_t n, double s) : m_n(n), m_s(s) {}
   uint64_t sample(Rng& rng) const;
-  uint64_t size() const { return m_cumulative.size(); }
+  uint64_t size() const { return m_n; }
 
  private:
-  std::vector<double> m_cumulative;  // normalised: the last is 1
+  void build() const;
+  uint64_t m_n;
+  double m_s;
+  mutable std::once_flag m_built;
+  mutable std::vector<double> m_cumulative;  // normalised: the last is 1
 };
 
 }  // namespace keyscope::workload
