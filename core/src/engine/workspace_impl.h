@@ -195,6 +195,8 @@ class WorkspaceImpl final : public Workspace {
   Status forgetTableStatisticsLocked(int64_t tableId);  // REQUIRES: m_db, in a transaction
   // withKeys: also the key sample (store-file block index and memstore rows).
   Result<stats::TableContext> tableContext(std::string_view table, bool withKeys) const;
+  // Every row of a store file with its cells and bytes, for the key sample.
+  Status appendExactRows(const LiveStoreFile& file, std::vector<stats::KeySample>* out) const;
 
   OpenOptions m_options;
   std::unique_ptr<Catalog> m_catalog;

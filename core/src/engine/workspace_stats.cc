@@ -33,7 +33,31 @@ class LeasedConnection {
   Status m_status;
 };
 
+// A file of up to this many blocks (256 KiB raw) is read row by row for the
+// key sample; a larger one is sampled by its block index, one key per block.
+constexpr size_t kExactKeySampleBlocks = 64;
+
 }  // namespace
+
+Status WorkspaceImpl::appendExactRows(const LiveStoreFile& file, std::vector<stats::KeySample>* out) const {
+  LeasedPageSource pages(m_readers.get());
+  const ReadContext context{&pages, nullptr, /*fillCache=*/false};
+  auto it = file.reader->newIterator(context);
+  std::string row;
+  bool first = true;
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    const BytesView key = it->key();
+    const BytesView keyRow = key.substr(0, escapedRowLength(key));
+    if (first || keyRow != BytesView(row)) {
+      row.assign(keyRow);
+      out->push_back({unescaped(keyRow), 0, 0});
+      first = false;
+    }
+    ++out->back().cells;
+    out->back().bytes += key.size() + it->value().size();
+  }
+  return it->status();
+}
 
 void WorkspaceImpl::recordWrites(const ResolvedBatch& batch) {
   // One write per run of cells of the same row and region (a mutation).
@@ -110,6 +134,10 @@ Result<stats::TableContext> WorkspaceImpl::tableContext(std::string_view tableNa
       const auto version = store->current();
       for (const auto& file : version->files) {
         const StoreFileMeta& meta = file->reader->meta();
+        if (meta.blocks.size() <= kExactKeySampleBlocks) {
+          if (Status s = appendExactRows(*file, &context.keys); !s) return s;
+          continue;
+        }
         const double cellsPerByte =
             meta.rawBytes == 0 ? 0 : static_cast<double>(meta.cellCount) / static_cast<double>(meta.rawBytes);
         for (const BlockHandle& block : meta.blocks) {

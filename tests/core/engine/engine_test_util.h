@@ -97,6 +97,7 @@ enum class Storage : uint8_t {
   kFlushed,        // both phases in one store file
   kFlushedTwice,   // one store file per phase
   kMajorCompacted, // two store files, then a major compaction
+  kSplit,          // two store files, then split into daughters (at the mid key and at "m")
 };
 
 struct StorageCase {
