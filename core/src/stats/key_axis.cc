@@ -7,24 +7,26 @@ namespace keyscope::stats {
 
 namespace {
 
+// Axis keys are parts of their rows, so points borrow both from the table's
+// keys or the samples: building copies no key but the bucket starts.
 struct AxisPoint {
-  Bytes key;        // axis key
+  BytesView key;
   double weight = 1;
-  BytesView row;    // the row it came from (for labels); borrowed from the table or the samples
+  BytesView row;
 };
 
 }  // namespace
 
-std::optional<Bytes> KeyAxisLayout::axisKey(BytesView row) const {
+std::optional<BytesView> KeyAxisLayout::axisKey(BytesView row) const {
   switch (m_mode) {
-    case Mode::kRows: return Bytes(row);
-    case Mode::kFolded: return Bytes(row.substr(std::min(m_foldBytes, row.size())));
+    case Mode::kRows: return row;
+    case Mode::kFolded: return row.substr(std::min(m_foldBytes, row.size()));
     case Mode::kComponent: break;
   }
   const DecodedKey decoded = decodeKey(*m_schema, row);
   if (decoded.values.size() <= m_component) return std::nullopt;
   const auto [begin, end] = decoded.spans[m_component];
-  return Bytes(row.substr(begin, end - begin));
+  return row.substr(begin, end - begin);
 }
 
 Result<KeyAxisLayout> KeyAxisLayout::build(const TableContext& table, const HeatGridRequest& request,
@@ -43,13 +45,14 @@ Result<KeyAxisLayout> KeyAxisLayout::build(const TableContext& table, const Heat
   std::vector<AxisPoint> points;
   bool undecodable = false;
   auto add = [&](BytesView row, double weight) {
-    std::optional<Bytes> key = layout.axisKey(row);
+    const std::optional<BytesView> key = layout.axisKey(row);
     if (!key) {
       undecodable = true;
       return;
     }
-    points.push_back({std::move(*key), weight, row});
+    points.push_back({*key, weight, row});
   };
+  points.reserve(layout.m_mode == Mode::kComponent ? table.keys.size() + samples.size() : table.keys.size());
   if (layout.m_mode == Mode::kComponent) {
     // Every value seen counts once: the buckets hold equally many values.
     for (const KeySample& k : table.keys) add(k.row, 1);
@@ -78,8 +81,8 @@ Result<KeyAxisLayout> KeyAxisLayout::build(const TableContext& table, const Heat
     const double target = total * b / request.keyBuckets;
     while (j < points.size() && before < target) before += points[j++].weight;
     if (j >= points.size()) break;
-    if (points[j].key > layout.m_starts.back()) {
-      layout.m_starts.push_back(points[j].key);
+    if (points[j].key > BytesView(layout.m_starts.back())) {
+      layout.m_starts.push_back(Bytes(points[j].key));
       firstPoint.push_back(j);
     }
   }
@@ -128,9 +131,10 @@ Result<KeyAxisLayout> KeyAxisLayout::build(const TableContext& table, const Heat
 }
 
 size_t KeyAxisLayout::bucketOf(BytesView row) const {
-  const std::optional<Bytes> key = axisKey(row);
+  const std::optional<BytesView> key = axisKey(row);
   if (!key) return m_undecodable.value_or(0);
-  const auto it = std::upper_bound(m_starts.begin(), m_starts.end(), *key);
+  const auto it = std::upper_bound(m_starts.begin(), m_starts.end(), *key,
+                                   [](BytesView k, const Bytes& start) { return k < BytesView(start); });
   return static_cast<size_t>(it - m_starts.begin()) - 1;
 }
 
@@ -141,7 +145,8 @@ void KeyAxisLayout::bucketsOfRegion(const TableContext& table, BytesView startRo
     const size_t first = bucketOf(startRow);
     size_t last = m_starts.size() - 1;
     if (!endRow.empty()) {
-      const auto it = std::lower_bound(m_starts.begin(), m_starts.end(), endRow);
+      const auto it = std::lower_bound(m_starts.begin(), m_starts.end(), endRow,
+                                       [](const Bytes& start, BytesView k) { return BytesView(start) < k; });
       last = std::max(first, static_cast<size_t>(it - m_starts.begin()) - 1);
     }
     for (size_t b = first; b <= last; ++b) out->push_back(b);

@@ -52,8 +52,8 @@ class KeyAxisLayout {
 
  private:
   enum class Mode : uint8_t { kRows, kFolded, kComponent };
-  // The axis key of a row; nullopt when its component does not decode.
-  std::optional<Bytes> axisKey(BytesView row) const;
+  // The axis key of a row (a part of it); nullopt when its component does not decode.
+  std::optional<BytesView> axisKey(BytesView row) const;
 
   Mode m_mode = Mode::kRows;
   size_t m_component = 0;   // kComponent

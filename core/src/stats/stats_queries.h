@@ -2,10 +2,14 @@
 // key-space histogram, computed from the statistics tables (stats_schema.h)
 // plus what the engine knows now (its regions and a sample of stored keys).
 //
-// Costs: every query reads statistic rows for the window only, through the
-// (table, bucket) and (region, bucket) keys; none of them reads cells. The
-// heat grid's cost grows with the window's buckets and samples and the
-// grid's size, not with the data stored.
+// Costs: every query reads statistic rows by key ranges only - (region,
+// bucket), (table, bucket), (bucket, server) for the window's seconds, and
+// one total per live region - and none of them reads cells. The heat grid
+// reads at most regions x seconds counter rows and kReservoirCapacity
+// samples per second, so its cost grows with the window and the grid, not
+// with the data stored (HeatGrid::statRowsRead counts the rows). Its key
+// axes also walk table.keys once, which the engine builds from block
+// indexes (a key per block).
 //
 // Threads: pure functions over a read connection owned by the caller.
 #pragma once

@@ -250,6 +250,34 @@ TEST(HeatGrid, AHotRowShowsInOneBucket) {
   EXPECT_EQ(grid.maxValue, grid.at(5, 0));
 }
 
+// Gets (a sample each) in rows 0-99 and scans (two sample rows standing for
+// fifty rows each) in rows 900-999 fill one reservoir: the scans' samples
+// are kept more often, and weighing each by the probability it was kept
+// gives both their true shares of the reads, a third and two thirds.
+TEST(HeatGrid, GetsAndScansSharingASecondArePlacedByTheRowsTheyStandFor) {
+  StatsDb db;
+  StatsRecorder recorder(17);
+  std::mt19937 rng(2);
+  for (int i = 0; i < 2000; ++i) {
+    const std::string row = rowKey(static_cast<int>(rng() % 100));
+    const std::string_view sample[] = {row};
+    recorder.recordReads(at(1, 1), 1, 1, 10, sample, i / 3);
+    if (i % 50 == 0) {
+      const std::string a = rowKey(900 + static_cast<int>(rng() % 100));
+      const std::string b = rowKey(900 + static_cast<int>(rng() % 100));
+      const std::string_view rows2[] = {a, b};
+      recorder.recordReads(at(1, 1), 100, 100, 1000, rows2, i / 3);
+    }
+  }
+  db.persist(recorder);
+  stats::TableContext table = tableOf(1, {region(1, "", "")});
+  table.keys = keysOf(rows(1000));
+  const HeatGrid grid = gridOf(db, table, request(KeyAxis::kEqualKeyCounts, {0, 1000}, 1, 10, LoadMetric::kReads));
+  EXPECT_NEAR(gridTotal(grid), 6000.0, 1e-6);
+  EXPECT_NEAR(grid.at(0, 0) / 6000.0, 1.0 / 3.0, 0.05);
+  EXPECT_NEAR(grid.at(9, 0) / 6000.0, 2.0 / 3.0, 0.05);
+}
+
 TEST(HeatGrid, LoadWithoutSamplesSpreadsEvenlyOverTheBucketsOfItsRegion) {
   StatsDb db;
   StatsRecorder recorder;
