@@ -134,7 +134,8 @@ Status applyOption(const std::string& name, const std::string& value, WorkloadOp
     o.durationMillis = *ms;
   } else if (name == "--rate") {
     Result<double> r = numberArg(name, value);
-    if (!r) return r.status();
+    if (!r || *r < 0.001 || *r > 1e7)
+      return Status::invalidArgument("--rate takes operations per second from 0.001 to 10,000,000, got '" + value + "'");
     o.rate = *r;
   } else if (name == "--clients") {
     Result<uint64_t> n = unsignedArg(name, value, 1, 10000);
@@ -153,7 +154,7 @@ Status applyOption(const std::string& name, const std::string& value, WorkloadOp
     if (!n) return n.status();
     o.seed = *n;
   } else if (name == "--start") {
-    Result<uint64_t> n = unsignedArg(name, value, 0, uint64_t{1} << 62);
+    Result<uint64_t> n = unsignedArg(name, value, 0, 253402300799999);
     if (!n) return n.status();
     o.startMillis = static_cast<int64_t>(*n);
   } else if (name == "--salt-buckets") {
@@ -185,9 +186,9 @@ Status applyOption(const std::string& name, const std::string& value, WorkloadOp
       return Status::invalidArgument("--gen takes NAME=SPEC, e.g. user=zipf(1000), got '" + value + "'");
     o.keys.generators.emplace_back(value.substr(0, eq), value.substr(eq + 1));
   } else if (name == "--value-size") {
-    Result<uint64_t> n = sizeArg(name, value);
-    if (!n && value != "0") return n.status();
-    o.valueBytes = static_cast<uint32_t>(n ? std::min<uint64_t>(*n, uint64_t{1} << 31) : 0);
+    Result<uint64_t> n = value == "0" ? Result<uint64_t>(uint64_t{0}) : sizeArg(name, value);
+    if (!n || *n > (1u << 20)) return Status::invalidArgument("--value-size takes 0 to 1MiB, got '" + value + "'");
+    o.valueBytes = static_cast<uint32_t>(*n);
   } else if (name == "--scan-rows") {
     Result<uint64_t> n = unsignedArg(name, value, 1, 100000);
     if (!n) return n.status();

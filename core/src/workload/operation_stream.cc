@@ -118,14 +118,14 @@ bool OperationStream::next(Action* out) {
     const int64_t now = m_schedule.timeOf(op);
     const KeyContext ctx{now, m_puts, index, client.step};
     const OpKind kind = pickKind(client.rng);
-    m_issued = op + 1;
-    m_lastMillis = now;
     if (kind == OpKind::kPut) {
       Result<Bytes> row = m_design->writeKey(ctx, client.rng);
       if (!row) {
         m_status = row.status();
         return false;
       }
+      m_issued = op + 1;
+      m_lastMillis = now;
       client.batch.push_back(Put{std::move(row).value(), {PutCell{m_family, "v", kLatestTimestamp, value(client.rng)}}});
       ++m_puts;
       ++client.step;
@@ -133,6 +133,8 @@ bool OperationStream::next(Action* out) {
       emitBatch(client, index, now, out);
       return true;
     }
+    m_issued = op + 1;
+    m_lastMillis = now;
     out->client = index;
     out->nowMillis = now;
     out->puts.clear();

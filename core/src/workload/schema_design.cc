@@ -95,19 +95,33 @@ class SchemaDesign final : public KeyDesignModel {
     return tuple;
   }
 
-  // Checks that both ends of every generator's range fit its component.
+  // Checks that every value a generator can draw fits its component: both
+  // ends of a range, every choice.
   Status checkRanges() const {
     for (size_t i = 0; i < m_sources.size(); ++i) {
       if (!m_sources[i].generator) continue;
-      std::optional<std::pair<int64_t, int64_t>> range = m_sources[i].generator->range(m_plan);
-      if (!range) continue;
-      for (int64_t end : {range->first, range->second}) {
-        Drawn d;
-        d.number = end;
-        Result<ComponentValue> v = toComponentValue(schema()[i], d, m_sources[i].maxNumber);
+      const ValueGenerator& g = *m_sources[i].generator;
+      std::vector<std::pair<Drawn, std::string>> samples;
+      if (std::optional<std::pair<int64_t, int64_t>> range = g.range(m_plan)) {
+        for (int64_t end : {range->first, range->second}) {
+          Drawn d;
+          d.number = end;
+          samples.emplace_back(d, std::to_string(end));
+        }
+      }
+      if (g.kind() == ValueGenerator::Kind::kChoice) {
+        for (const std::string& choice : g.choices()) {
+          Drawn d;
+          d.kind = Drawn::Kind::kText;
+          d.text = choice;
+          samples.emplace_back(d, "'" + choice + "'");
+        }
+      }
+      for (const auto& [drawn, shown] : samples) {
+        Result<ComponentValue> v = toComponentValue(schema()[i], drawn, m_sources[i].maxNumber);
         if (!v) return failure(i, v.status());
         if (Result<ComponentValue> checked = checkValue(schema()[i], *v); !checked)
-          return failure(i, Status::invalidArgument(std::to_string(end) + ": " + checked.status().message()));
+          return failure(i, Status::invalidArgument(shown + ": " + checked.status().message()));
       }
     }
     return Status::ok();

@@ -15,14 +15,18 @@ namespace {
 constexpr uint32_t kMaxClients = 10000;
 // A run past ten billion operations would take days; more is a typo.
 constexpr uint64_t kMaxOperations = 10000000000ull;
+// One operation per 1,000 simulated seconds up to ten million a second: the
+// run's times stay whole milliseconds far from overflow.
+constexpr double kMinRate = 0.001;
 constexpr double kMaxRate = 1e7;
 constexpr uint32_t kMaxBatch = 100000;
 constexpr uint32_t kMaxValueBytes = 1u << 20;
 constexpr uint32_t kMaxScanRows = 100000;
 constexpr uint32_t kMaxIntervals = 1000;
 constexpr uint32_t kMaxPreSplitRegions = 1000;
-// 2^62 ms: far past any date, and start + run length cannot overflow.
-constexpr int64_t kMaxStartMillis = int64_t{1} << 62;
+// 9999-12-31T23:59:59.999Z: past any date a workload means, and well inside
+// what the statistics queries take.
+constexpr int64_t kMaxStartMillis = 253402300799999;
 
 struct DesignName {
   KeyDesign design;
@@ -183,8 +187,8 @@ Status validateWorkloadOptions(const WorkloadOptions& o) {
     if (!std::isfinite(w) || w < 0) return Status::invalidArgument("mix: a weight is negative or not a number");
   }
   if (m.put + m.get + m.scan <= 0) return Status::invalidArgument("mix: the weights add up to 0");
-  if (o.rate && !(*o.rate > 0 && *o.rate <= kMaxRate))
-    return Status::invalidArgument("rate: operations per second must be above 0 and at most 10,000,000");
+  if (o.rate && !(*o.rate >= kMinRate && *o.rate <= kMaxRate))
+    return Status::invalidArgument("rate: operations per second must be 0.001 to 10,000,000");
   if (o.operations && (*o.operations < 1 || *o.operations > kMaxOperations))
     return Status::invalidArgument("operations: " + std::to_string(*o.operations) +
                                    " is out of range (1 to 10,000,000,000)");
@@ -205,7 +209,8 @@ Status validateWorkloadOptions(const WorkloadOptions& o) {
   if (o.servers && (*o.servers < 1 || *o.servers > 1000))
     return Status::invalidArgument("servers: " + std::to_string(*o.servers) + " is out of range (1 to 1,000)");
   if (o.startMillis && (*o.startMillis < 0 || *o.startMillis > kMaxStartMillis))
-    return Status::invalidArgument("start: " + std::to_string(*o.startMillis) + " ms is out of range");
+    return Status::invalidArgument("start: " + std::to_string(*o.startMillis) +
+                                   " ms is out of range (0 to 253402300799999, the end of year 9999)");
   if (o.newTable.memstoreFlushSize < 1 || o.newTable.maxFileSize < 1)
     return Status::invalidArgument("the new table's flush and split sizes must be above 0");
   if (o.newTable.preSplitRegions < 1 || o.newTable.preSplitRegions > kMaxPreSplitRegions)

@@ -117,6 +117,10 @@ TEST(SchemaDesign, AGeneratorThatOutgrowsItsComponentIsRefusedBeforeTheRun) {
   o.operations = 256;
   EXPECT_EQ(errorOf(o), "");
   EXPECT_THAT(errorOf(schemaRun("n:u16", {{"n", "uniform(-1, 3)"}})), HasSubstr("component 'n' (u16) from uniform(-1, 3)"));
+  EXPECT_EQ(errorOf(schemaRun("b:bytes(3)", {{"b", "choice(abc, ab)"}})),
+            "component 'b' (bytes(3)) from choice(abc, ab): 'ab': needs exactly 3 bytes, got 2");
+  EXPECT_EQ(errorOf(schemaRun("n:i8", {{"n", "choice(1, 300)"}})),
+            "component 'n' (i8) from choice(1, 300): '300': 300 is out of range [-128, 127]");
 }
 
 TEST(ValueGenerator, ParsesAndPrintsItsCanonicalForm) {
