@@ -36,4 +36,38 @@ json readReportToJson(const ReadReport& r) {
   return out;
 }
 
+json regionToJson(const RegionInfo& region, const LoadCounters& load, ByteFormat rows) {
+  return {{"id", region.id},
+          {"start_row", formatBytes(region.startRow, rows)},
+          {"end_row", formatBytes(region.endRow, rows)},
+          {"server", region.server},
+          {"created", region.createdMillis},
+          {"memstore_bytes", region.memstoreBytes},
+          {"store_files", region.storeFiles},
+          {"stored_bytes", region.storedBytes},
+          {"raw_bytes", region.rawBytes},
+          {"cells", region.cells},
+          {"reads", load.reads},
+          {"writes", load.writes}};
+}
+
+json regionHistoryToJson(const RegionHistoryEntry& entry, ByteFormat rows) {
+  const bool split = entry.origin == RegionOrigin::kSizeSplit || entry.origin == RegionOrigin::kManualSplit;
+  return {{"id", entry.regionId},
+          {"start_row", formatBytes(entry.startRow, rows)},
+          {"end_row", formatBytes(entry.endRow, rows)},
+          {"created", entry.createdMillis},
+          {"retired", entry.retiredMillis ? json(*entry.retiredMillis) : json(nullptr)},
+          {"parents", entry.parents},
+          {"origin", regionOriginName(entry.origin)},
+          {"split_row", split ? json(formatBytes(entry.splitRow, rows)) : json(nullptr)}};
+}
+
+json serverLoadToJson(const ServerLoad& server) {
+  return {{"server", server.server},
+          {"regions", server.regions},
+          {"reads", server.window.reads},
+          {"writes", server.window.writes}};
+}
+
 }  // namespace keyscope
