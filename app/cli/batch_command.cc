@@ -6,6 +6,7 @@
 
 #include "batch_json.h"
 #include "cli_io.h"
+#include "keyscope/engine_json.h"
 #include "keyscope/workspace.h"
 
 namespace keyscope::cli {
@@ -283,17 +284,13 @@ class BatchSession {
     if (!name) return error(name.status());
     Result<std::vector<RegionInfo>> regions = m_ws.regions(*name);
     if (!regions) return error(regions.status());
+    Result<std::vector<RegionLoad>> loads = m_ws.regionLoad(*name, TimeWindow{});
+    if (!loads) return error(loads.status());
+    std::map<int64_t, LoadCounters> totals;
+    for (const RegionLoad& load : *loads) totals[load.regionId] = load.total;
+    const ByteFormat rows = m_rendering == ByteRendering::kHex ? ByteFormat::kHex : ByteFormat::kEscaped;
     json list = json::array();
-    for (const RegionInfo& r : *regions) {
-      list.push_back({{"id", r.id},
-                      {"start_row", bytesToJson(r.startRow, m_rendering)},
-                      {"end_row", bytesToJson(r.endRow, m_rendering)},
-                      {"memstore_bytes", r.memstoreBytes},
-                      {"store_files", r.storeFiles},
-                      {"stored_bytes", r.storedBytes},
-                      {"raw_bytes", r.rawBytes},
-                      {"cells", r.cells}});
-    }
+    for (const RegionInfo& r : *regions) list.push_back(regionToJson(r, totals[r.id], rows));
     return {{"regions", list}};
   }
   json storeFiles(const json& op) {

@@ -277,7 +277,15 @@ class DemoWorkspaceTest(unittest.TestCase):
         second = run("shell", again, "--format", "jsonl", stdin=script)
         self.assertEqual(first[0], 0)
         self.assertGreater(len(first[1]), 1000000)
-        self.assertTrue(first[1] == second[1], "two demo builds differ")
+
+        def data(out):
+            # A region's read count is a statistic, not data: other tests read the first workspace.
+            answers = [json.loads(line) for line in out.splitlines()]
+            for answer in answers:
+                for region in answer.get("regions", []):
+                    del region["reads"]
+            return answers
+        self.assertTrue(data(first[1]) == data(second[1]), "two demo builds differ")
 
     def test_an_existing_workspace_is_replaced_only_with_force(self):
         path = self.copy("mine.ksw")

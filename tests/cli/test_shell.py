@@ -236,6 +236,115 @@ get 't', 'r'
         self.assertEqual(answers[1]["regions"], batch[1]["regions"])
         self.assertEqual([(r["start_row"], r["end_row"]) for r in answers[1]["regions"]], [("", "k"), ("k", "")])
 
+    # --- regions, splits and servers ----------------------------------------------------
+
+    def test_split_and_merge_region_change_the_regions_and_keep_the_data(self):
+        rows = "".join(f"put 't', '{r}', 'd:q', '{r}', 1\n" for r in "abcdefgh")
+        status, answers, err = jsonl(self.ws, "set_clock 1000\ncreate 't', 'd'\n" + rows + "split 't', 'e'\nregions 't'\n")
+        self.assertEqual((status, err), (0, ""))
+        daughters = answers[-2]["daughters"]
+        regions = answers[-1]["regions"]
+        self.assertEqual([r["id"] for r in regions], daughters)
+        self.assertEqual([(r["start_row"], r["end_row"]) for r in regions], [("", "e"), ("e", "")])
+        self.assertEqual({r["created"] for r in regions}, {1000})
+        # The next process finds the split in the workspace, and merges it back.
+        status, answers, _ = jsonl(self.ws, f"merge_region '{daughters[1]}', '{daughters[0]}'\nregions 't'\n"
+                                            "regions 't', {HISTORY => true}\ncount 't'\n")
+        self.assertEqual(status, 0)
+        merged = answers[0]["region"]
+        self.assertEqual([(r["id"], r["start_row"], r["end_row"]) for r in answers[1]["regions"]], [(merged, "", "")])
+        history = answers[2]["history"]
+        self.assertEqual(sorted((h["origin"], h["parents"]) for h in history),
+                         sorted([("create", []), ("manual split", [history[0]["id"]]),
+                                 ("manual split", [history[0]["id"]]), ("merge", sorted(daughters))]))
+        self.assertEqual(answers[3], {"cmd": "count", "rows": 8})
+
+    def test_split_errors_name_the_line_and_column(self):
+        status, out, err = shell(self.ws, stdin="create 't', 'd'\nput 't', 'a', 'd:q', 'v'\nput 't', 'b', 'd:q', 'v'\n"
+                                                "split 't', 'b'\nsplit 't', 'b'\nsplit 'missing'\nmerge_region '1', '1'\n")
+        self.assertEqual(status, 1)
+        self.assertTrue(out.startswith("Created table t\nSplit into regions "), out)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 3, err)
+        self.assertRegex(lines[0], r"^ERROR: line 5, column 12: cannot split region \d+ of table 't' at 'b': "
+                                   r"it is the region's start, so a daughter would be empty$")
+        self.assertEqual(lines[1], "ERROR: line 6, column 7: table 'missing' does not exist")
+        self.assertEqual(lines[2], "ERROR: line 7, column 19: merge_region: cannot merge region 1 with itself")
+
+    def test_the_balancer_evens_out_regions_over_the_servers(self):
+        rows = "".join(f"put 't', '{r}', 'd:q', 'v', 1\n" for r in "abcdefgh")
+        status, answers, err = jsonl(self.ws, "balance_switch false\ncreate 't', 'd'\n" + rows +
+                                     "split 't'\nsplit 't'\nbalancer\nservers\n")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(answers[0], {"cmd": "balance_switch", "previous": True})
+        self.assertEqual(answers[-2], {"cmd": "balancer", "result": False, "moved": 0})
+        self.assertEqual(sorted(s["regions"] for s in answers[-1]["servers"]), [0, 0, 0, 4])
+        self.assertEqual(sum(s["writes"] for s in answers[-1]["servers"]), 8)
+        # The switch is kept in the workspace: a new process finds it off.
+        status, answers, _ = jsonl(self.ws, "balancer_enabled\nbalance_switch true\nbalancer\nservers\n"
+                                            "set_servers 2\nservers\n")
+        self.assertEqual(status, 0)
+        self.assertEqual(answers[:3], [{"cmd": "balancer_enabled", "result": False},
+                                       {"cmd": "balance_switch", "previous": False},
+                                       {"cmd": "balancer", "result": True, "moved": 3}])
+        self.assertEqual([s["regions"] for s in answers[3]["servers"]], [1, 1, 1, 1])
+        self.assertEqual(answers[4], {"cmd": "set_servers", "ok": True})
+        self.assertEqual([(s["server"], s["regions"]) for s in answers[5]["servers"]], [(0, 2), (1, 2)])
+
+    def test_regions_and_servers_text(self):
+        status, out, err = shell(self.ws, stdin="""\
+set_clock 1000
+create 't', 'd', SPLITS => ['m']
+put 't', 'a', 'd:q', 'v', 1
+put 't', 'x', 'd:q', 'v', 1
+get 't', 'x'
+set_servers 2
+servers
+balancer
+balance_switch false
+""")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out, """\
+Created table t
+COLUMN  CELL
+ d:q timestamp=1, value=v
+1 row(s)
+SERVER  REGIONS, READS, WRITES
+ 0 regions=1, reads=0, writes=1
+ 1 regions=1, reads=1, writes=1
+2 row(s)
+true
+0 region(s) moved
+Previous balancer state : true
+""")
+        status, out, _ = shell(self.ws, "-e", "regions 't'")
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "REGION  START_ROW, END_ROW, SERVER, CREATED, STORE_FILES, CELLS, MEMSTORE_BYTES, "
+                                   "STORED_BYTES, RAW_BYTES, READS, WRITES")
+        self.assertRegex(lines[1], r"^ \d+ start_row=, end_row=m, server=0, created=1000, store_files=0, cells=0, "
+                                   r"memstore_bytes=\d+, stored_bytes=0, raw_bytes=0, reads=0, writes=1$")
+        self.assertRegex(lines[2], r"^ \d+ start_row=m, end_row=, server=1, created=1000, store_files=0, cells=0, "
+                                   r"memstore_bytes=\d+, stored_bytes=0, raw_bytes=0, reads=1, writes=1$")
+        self.assertEqual(lines[3:], ["2 row(s)"])
+
+    def test_max_filesize_and_split_policy_in_create_alter_and_describe(self):
+        status, answers, err = jsonl(self.ws, """\
+create 't', 'd', MAX_FILESIZE => 1048576, SPLIT_POLICY => 'ConstantSizeRegionSplitPolicy'
+describe 't'
+alter 't', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'
+alter 't', SPLIT_POLICY => 'org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy'
+describe 't'
+create 'u', 'd', SPLIT_POLICY => 'BusyRegionSplitPolicy'
+""")
+        self.assertEqual(status, 1)
+        self.assertEqual((answers[1]["table"]["max_filesize"], answers[1]["table"]["split_policy"]),
+                         (1048576, "ConstantSizeRegionSplitPolicy"))
+        self.assertEqual((answers[4]["table"]["max_filesize"], answers[4]["table"]["split_policy"]),
+                         (67108864, "DisabledRegionSplitPolicy"))
+        self.assertTrue(answers[5]["error"].startswith("line 6, column 34: SPLIT_POLICY: expected "), answers[5])
+        status, out, _ = shell(self.ws, "-e", "describe 't'")
+        self.assertIn("t, {TABLE_ATTRIBUTES => {SPLIT_POLICY => 'DisabledRegionSplitPolicy'}}\n", out)
+
     # --- text output, like the HBase shell's ------------------------------------------
 
     def test_text_output_looks_like_the_hbase_shell(self):

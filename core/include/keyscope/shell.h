@@ -32,23 +32,38 @@ struct CellsResult {                        // get and scan
 struct CountResult { uint64_t rows = 0; };
 struct CounterResult { std::optional<int64_t> value; };  // incr, get_counter (nullopt: no counter)
 struct TablesResult { std::vector<std::string> tables; };
-struct BoolResult { bool value = false; };  // exists, is_enabled, is_disabled
+struct BoolResult { bool value = false; };  // exists, is_enabled, is_disabled, balancer_enabled
 struct DescribeResult {
   TableOptions table;
   bool enabled = true;
 };
-struct RegionsResult { std::vector<RegionInfo> regions; };
+struct RegionsResult {
+  std::vector<RegionInfo> regions;
+  std::vector<LoadCounters> load;           // load[i]: regions[i]'s since it was created
+};
+struct RegionHistoryResult { std::vector<RegionHistoryEntry> regions; };
 struct KeySchemaResult { std::string schema; };
+struct SplitResult { std::vector<int64_t> daughters; };   // the new regions' ids
+struct MergeResult { int64_t region = 0; };                // the merged region's id
+struct BalancerResult {
+  bool ran = false;                         // false: the balancer is switched off
+  uint32_t moved = 0;                       // regions it moved to another server
+};
+struct BalanceSwitchResult { bool previous = false; };
+struct ServersResult { std::vector<ServerLoad> servers; };  // load since the workspace began
 
-using CommandResult = std::variant<DoneResult, CellsResult, CountResult, CounterResult, TablesResult, BoolResult,
-                                   DescribeResult, RegionsResult, KeySchemaResult>;
+using CommandResult =
+    std::variant<DoneResult, CellsResult, CountResult, CounterResult, TablesResult, BoolResult, DescribeResult,
+                 RegionsResult, RegionHistoryResult, KeySchemaResult, SplitResult, MergeResult, BalancerResult,
+                 BalanceSwitchResult, ServersResult>;
 
 // Runs commands against one workspace. A failed command changes nothing: each
 // one is a single atomic engine call, or reads before its one write.
 //
 // Disabled tables: the engine has no disabled state, so the session keeps one.
 // disable/enable mark a table for this session only; while it is disabled,
-// reads, writes, flushes and compactions of it fail as in HBase, and drop
+// reads, writes, flushes, compactions, splits and merges of it fail as in
+// HBase, and drop
 // requires it ("Table t is enabled. Disable it first."). Another session (or
 // process) sees every table enabled.
 class ShellSession {

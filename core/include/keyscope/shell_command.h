@@ -54,10 +54,12 @@ struct FamilyPatch {
   void applyTo(FamilyOptions* family) const;
 };
 
-// Table attributes (Keyscope's: MEMSTORE_FLUSHSIZE, KEY_SCHEMA, DESCRIPTION,
-// EXAMPLES).
+// Table attributes (HBase's MEMSTORE_FLUSHSIZE, MAX_FILESIZE, SPLIT_POLICY;
+// Keyscope's KEY_SCHEMA, DESCRIPTION, EXAMPLES).
 struct TablePatch {
   std::optional<uint64_t> memstoreFlushSize;
+  std::optional<uint64_t> maxFileSize;
+  std::optional<SplitPolicy> splitPolicy;
   std::optional<std::string> keySchema;     // "" removes it
   std::optional<std::string> description;
   std::optional<std::vector<std::string>> exampleCommands;  // EXAMPLES => ['scan ...', ...]; [] removes them
@@ -100,19 +102,75 @@ enum class TableAction : uint8_t {
   kFlush,
   kCompact,
   kMajorCompact,
-  kSplit,        // split 't'[, 'point']: not available in the engine yet
-  kRegions,
 };
 
 struct TableCommand {
   TableAction action = TableAction::kDescribe;
   std::string table;
-  std::optional<Bytes> splitPoint;  // kSplit only
 };
 
 // list ['regex']: the regex must match the whole name (Java's Pattern.matches).
 struct ListCommand {
   std::optional<std::string> pattern;
+};
+
+// --- Regions and servers ----------------------------------------------------
+
+// Where a value is written, for errors found only when the command runs.
+struct SourcePosition {
+  int line = 0;
+  int column = 0;
+};
+
+// split 'table'[, 'row'] | split 'REGION'[, 'row']. Keyscope's region names
+// are their numeric ids; a target that names an existing table is the table.
+// Without a row: every region of the table (or the one region) at its mid key.
+struct SplitCommand {
+  std::string target;               // as written ('12' for split 12)
+  std::optional<int64_t> regionId;  // set when the target could be a region id
+  std::optional<Bytes> splitRow;
+  SourcePosition targetAt;
+  SourcePosition rowAt;
+};
+
+// merge_region 'ID1', 'ID2'[, true]: two adjacent regions of one table, in
+// either order. The force flag is accepted and changes nothing (HBase's lets
+// non-adjacent regions merge; Keyscope's regions must stay contiguous).
+struct MergeRegionCommand {
+  int64_t first = 0;
+  int64_t second = 0;
+  bool force = false;
+  SourcePosition firstAt;
+  SourcePosition secondAt;
+};
+
+// balancer ['force']: runs the balancer when it is switched on.
+struct BalancerCommand {
+  bool force = false;  // accepted: HBase's overrides regions in transition, which Keyscope never has
+};
+
+// balance_switch true|false: answers the previous state, as HBase's does.
+struct BalanceSwitchCommand {
+  bool enable = true;
+};
+
+// balancer_enabled: whether the balancer is switched on.
+struct BalancerEnabledCommand {};
+
+// regions 'table'[, {HISTORY => true}]: the live regions with their server
+// and load, or every region the table ever had (split lineage).
+struct RegionsCommand {
+  std::string table;
+  bool history = false;
+};
+
+// servers: the simulated region servers, their regions and load.
+struct ServersCommand {};
+
+// set_servers n: how many simulated servers there are (1 ... 1000); the
+// regions of servers taken away move to the others, then the balancer runs.
+struct SetServersCommand {
+  int32_t count = 0;
 };
 
 // --- Writes -----------------------------------------------------------------
@@ -215,7 +273,9 @@ struct ExitCommand {};  // exit / quit: stops reading
 
 using Command = std::variant<CreateCommand, AlterCommand, TableCommand, ListCommand, PutCommand, DeleteCommand,
                              IncrCommand, GetCounterCommand, GetCommand, ScanCommand, CountCommand, SetClockCommand,
-                             KeySchemaCommand, HelpCommand, ExitCommand>;
+                             KeySchemaCommand, SplitCommand, MergeRegionCommand, BalancerCommand,
+                             BalanceSwitchCommand, BalancerEnabledCommand, RegionsCommand, ServersCommand,
+                             SetServersCommand, HelpCommand, ExitCommand>;
 
 // One statement of the source: the command it names, or why it is not one.
 struct Statement {

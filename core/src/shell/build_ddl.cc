@@ -1,5 +1,5 @@
 // Builders of the table commands: create, alter, list, the one-table
-// commands (describe ... regions), set_clock and key_schema.
+// commands (describe ... major_compact), set_clock and key_schema.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -14,9 +14,11 @@ namespace {
 
 const std::vector<std::string_view> kFamilyKeys = {"NAME",        "VERSIONS", "MIN_VERSIONS", "TTL",
                                                    "KEEP_DELETED_CELLS", "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE"};
-const std::vector<std::string_view> kTableKeys = {"MEMSTORE_FLUSHSIZE", "KEY_SCHEMA", "DESCRIPTION", "EXAMPLES"};
-const std::vector<std::string_view> kCreateTableKeys = {"SPLITS", "NUMREGIONS", "SPLITALGO", "MEMSTORE_FLUSHSIZE",
-                                                        "KEY_SCHEMA", "DESCRIPTION", "EXAMPLES"};
+const std::vector<std::string_view> kTableKeys = {"MEMSTORE_FLUSHSIZE", "MAX_FILESIZE", "SPLIT_POLICY",
+                                                  "KEY_SCHEMA",         "DESCRIPTION",  "EXAMPLES"};
+const std::vector<std::string_view> kCreateTableKeys = {"SPLITS",       "NUMREGIONS",   "SPLITALGO",
+                                                        "MEMSTORE_FLUSHSIZE", "MAX_FILESIZE", "SPLIT_POLICY",
+                                                        "KEY_SCHEMA",   "DESCRIPTION",  "EXAMPLES"};
 
 // Family keys written where table keys belong, or the reverse, get a message
 // that says where they go.
@@ -126,6 +128,22 @@ Status readTableOptions(const SourceText& src, OptionMap& options, TablePatch* t
     if (!n) return n.status();
     table->memstoreFlushSize = static_cast<uint64_t>(*n);
   }
+  if (const Value* v = options.take("MAX_FILESIZE")) {
+    auto n = readInteger(src, *v, "MAX_FILESIZE", 65536, std::numeric_limits<int64_t>::max(), true);
+    if (!n) return n.status();
+    table->maxFileSize = static_cast<uint64_t>(*n);
+  }
+  if (const Value* v = options.take("SPLIT_POLICY")) {
+    Result<std::string> text = readText(src, *v, "SPLIT_POLICY");
+    if (!text) return text.status();
+    std::optional<SplitPolicy> policy = parseSplitPolicy(*text);
+    if (!policy)
+      return errorAt(src, *v, "SPLIT_POLICY: expected IncreasingToUpperBoundRegionSplitPolicy, "
+                              "ConstantSizeRegionSplitPolicy, SteppingSplitPolicy or DisabledRegionSplitPolicy "
+                              "(optionally with the package org.apache.hadoop.hbase.regionserver.), or 'increasing', "
+                              "'constant', 'stepping' or 'disabled'; got '" + toStringBinary(*text) + "'");
+    table->splitPolicy = *policy;
+  }
   if (const Value* v = options.take("KEY_SCHEMA")) {
     std::string schema;
     if (Status s = readKeySchema(src, *v, &schema); !s) return s;
@@ -210,6 +228,8 @@ void FamilyPatch::applyTo(FamilyOptions* family) const {
 
 void TablePatch::applyTo(TableOptions* table) const {
   if (memstoreFlushSize) table->memstoreFlushSize = *memstoreFlushSize;
+  if (maxFileSize) table->maxFileSize = *maxFileSize;
+  if (splitPolicy) table->splitPolicy = *splitPolicy;
   if (keySchema) table->keySchema = *keySchema;
   if (description) table->description = *description;
   if (exampleCommands) table->exampleCommands = *exampleCommands;
@@ -386,10 +406,13 @@ Result<Command> buildAlter(const SourceText& src, const RawStatement& statement)
       step.kind = AlterStep::Kind::kTableAttributes;
       const TableOptions defaults;
       if (*text == "MEMSTORE_FLUSHSIZE") step.attributes.memstoreFlushSize = defaults.memstoreFlushSize;
+      else if (*text == "MAX_FILESIZE") step.attributes.maxFileSize = defaults.maxFileSize;
+      else if (*text == "SPLIT_POLICY") step.attributes.splitPolicy = defaults.splitPolicy;
       else if (*text == "KEY_SCHEMA") step.attributes.keySchema = "";
       else if (*text == "DESCRIPTION") step.attributes.description = "";
       else if (*text == "EXAMPLES") step.attributes.exampleCommands = std::vector<std::string>();
-      else return errorAt(src, *attr, "table_att_unset: expected MEMSTORE_FLUSHSIZE, KEY_SCHEMA, DESCRIPTION or EXAMPLES");
+      else return errorAt(src, *attr, "table_att_unset: expected MEMSTORE_FLUSHSIZE, MAX_FILESIZE, SPLIT_POLICY, "
+                                      "KEY_SCHEMA, DESCRIPTION or EXAMPLES");
       if (Status s = options.finish({"NAME", "METHOD"}); !s) return s;
     } else if (method.empty() && options.has("NAME")) {
       step.kind = AlterStep::Kind::kSetFamily;
@@ -410,24 +433,14 @@ Result<Command> buildAlter(const SourceText& src, const RawStatement& statement)
 Result<Command> buildTableCommand(const SourceText& src, const RawStatement& statement, TableAction action) {
   TableCommand command;
   command.action = action;
-  const std::string usage = statement.name + " 't'";
-  size_t max = 1;
-  if (action == TableAction::kSplit || action == TableAction::kCompact || action == TableAction::kMajorCompact) max = 2;
-  if (action == TableAction::kCompact || action == TableAction::kMajorCompact) max = 3;
-  if (Status s = checkArity(src, statement, 1, max, usage + (max > 1 ? "[, ...]" : "")); !s) return s;
+  const bool compaction = action == TableAction::kCompact || action == TableAction::kMajorCompact;
+  const size_t max = compaction ? 3 : 1;
+  if (Status s = checkArity(src, statement, 1, max, statement.name + " 't'" + (compaction ? "[, ...]" : "")); !s) return s;
   Result<std::string> name = readTableName(src, statement.args[0]);
   if (!name) return name.status();
   command.table = *name;
-  if (statement.args.size() > 1) {
-    const Value& extra = statement.args[1];
-    if (action == TableAction::kSplit) {
-      Result<Bytes> point = readBytes(src, extra, "split point");
-      if (!point) return point.status();
-      command.splitPoint = *point;
-    } else {
-      return errorAt(src, extra, statement.name + " of one column family is not available: Keyscope compacts whole tables");
-    }
-  }
+  if (statement.args.size() > 1)
+    return errorAt(src, statement.args[1], statement.name + " of one column family is not available: Keyscope compacts whole tables");
   return Command(std::move(command));
 }
 

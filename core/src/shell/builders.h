@@ -1,6 +1,7 @@
 // Command builders: a parsed statement in, a typed command (or a positioned
 // error) out. One function per command; grouped by file: DDL
-// (build_ddl.cc), writes (build_writes.cc), reads (build_reads.cc).
+// (build_ddl.cc), regions and servers (build_regions.cc), writes
+// (build_writes.cc), reads (build_reads.cc).
 #pragma once
 
 #include <string_view>
@@ -31,8 +32,17 @@ Result<Command> buildAlter(const SourceText& src, const RawStatement& statement)
 Result<Command> buildList(const SourceText& src, const RawStatement& statement);
 Result<Command> buildSetClock(const SourceText& src, const RawStatement& statement);
 Result<Command> buildKeySchema(const SourceText& src, const RawStatement& statement);
-// describe, exists, disable, ..., split, regions: the action comes from the name.
+// describe, exists, disable, ..., major_compact: the action comes from the name.
 Result<Command> buildTableCommand(const SourceText& src, const RawStatement& statement, TableAction action);
+
+Result<Command> buildSplit(const SourceText& src, const RawStatement& statement);
+Result<Command> buildMergeRegion(const SourceText& src, const RawStatement& statement);
+Result<Command> buildBalancer(const SourceText& src, const RawStatement& statement);
+Result<Command> buildBalanceSwitch(const SourceText& src, const RawStatement& statement);
+Result<Command> buildBalancerEnabled(const SourceText& src, const RawStatement& statement);
+Result<Command> buildRegions(const SourceText& src, const RawStatement& statement);
+Result<Command> buildServers(const SourceText& src, const RawStatement& statement);
+Result<Command> buildSetServers(const SourceText& src, const RawStatement& statement);
 
 Result<Command> buildPut(const SourceText& src, const RawStatement& statement);
 Result<Command> buildDelete(const SourceText& src, const RawStatement& statement);

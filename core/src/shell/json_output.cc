@@ -22,17 +22,6 @@ json cellJson(const Cell& cell, const OutputFormat* format) {
           {"value", formatValue(f, cell.value)}};
 }
 
-json regionJson(const RegionInfo& r) {
-  return {{"id", r.id},
-          {"start_row", toStringBinary(r.startRow)},
-          {"end_row", toStringBinary(r.endRow)},
-          {"memstore_bytes", r.memstoreBytes},
-          {"store_files", r.storeFiles},
-          {"stored_bytes", r.storedBytes},
-          {"raw_bytes", r.rawBytes},
-          {"cells", r.cells}};
-}
-
 std::string line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
 
 json header(std::string_view name) {
@@ -70,8 +59,27 @@ std::string formatJson(std::string_view name, const Command& command, const Comm
     j["enabled"] = d->enabled;
   } else if (const auto* r = std::get_if<RegionsResult>(&result)) {
     json list = json::array();
-    for (const RegionInfo& region : r->regions) list.push_back(regionJson(region));
+    for (size_t i = 0; i < r->regions.size(); ++i)
+      list.push_back(regionToJson(r->regions[i], r->load[i], ByteFormat::kEscaped));
     j["regions"] = std::move(list);
+  } else if (const auto* h = std::get_if<RegionHistoryResult>(&result)) {
+    json list = json::array();
+    for (const RegionHistoryEntry& entry : h->regions)
+      list.push_back(regionHistoryToJson(entry, ByteFormat::kEscaped));
+    j["history"] = std::move(list);
+  } else if (const auto* split = std::get_if<SplitResult>(&result)) {
+    j["daughters"] = split->daughters;
+  } else if (const auto* merge = std::get_if<MergeResult>(&result)) {
+    j["region"] = merge->region;
+  } else if (const auto* balancer = std::get_if<BalancerResult>(&result)) {
+    j["result"] = balancer->ran;
+    j["moved"] = balancer->moved;
+  } else if (const auto* sw = std::get_if<BalanceSwitchResult>(&result)) {
+    j["previous"] = sw->previous;
+  } else if (const auto* servers = std::get_if<ServersResult>(&result)) {
+    json list = json::array();
+    for (const ServerLoad& server : servers->servers) list.push_back(serverLoadToJson(server));
+    j["servers"] = std::move(list);
   } else if (const auto* k = std::get_if<KeySchemaResult>(&result)) {
     j["key_schema"] = k->schema;
   } else if (std::holds_alternative<HelpCommand>(command)) {

@@ -4,6 +4,7 @@
 
 #include "keyscope/filter.h"
 #include "keyscope/shell.h"
+#include "shell/run_regions.h"
 
 namespace keyscope::shell {
 
@@ -21,7 +22,7 @@ std::string position(int line, int column) {
 
 class Executor {
  public:
-  Executor(Workspace& ws, std::set<std::string, std::less<>>& disabled) : m_ws(ws), m_disabled(disabled) {}
+  Executor(Workspace& ws, DisabledTables& disabled) : m_ws(ws), m_disabled(disabled) {}
 
   Result<CommandResult> operator()(const CreateCommand& c) {
     if (Status s = m_ws.createTable(c.table, c.splits); !s) return s;
@@ -86,11 +87,6 @@ class Executor {
         if (Status s = m_ws.truncateTable(c.table); !s) return s;
         m_disabled.erase(c.table);
         return done();
-      case TableAction::kRegions: {
-        Result<std::vector<RegionInfo>> regions = m_ws.regions(c.table);
-        if (!regions) return regions.status();
-        return CommandResult(RegionsResult{*regions});
-      }
       default:
         break;
     }
@@ -99,10 +95,6 @@ class Executor {
       case TableAction::kFlush: return statusOnly(m_ws.flush(c.table));
       case TableAction::kCompact: return statusOnly(m_ws.compact(c.table, false));
       case TableAction::kMajorCompact: return statusOnly(m_ws.compact(c.table, true));
-      case TableAction::kSplit:
-        return Status::invalidArgument(
-            "split is not available yet: the engine makes regions only at create (SPLITS => [...]); "
-            "splitting a region later has not landed");
       default:
         return Status::invalidArgument("unhandled table command");
     }
@@ -220,6 +212,15 @@ class Executor {
     return statusOnly(m_ws.alterTable(changed));
   }
 
+  Result<CommandResult> operator()(const SplitCommand& c) { return runSplit(m_ws, m_disabled, c); }
+  Result<CommandResult> operator()(const MergeRegionCommand& c) { return runMergeRegion(m_ws, m_disabled, c); }
+  Result<CommandResult> operator()(const BalancerCommand& c) { return runBalancer(m_ws, c); }
+  Result<CommandResult> operator()(const BalanceSwitchCommand& c) { return runBalanceSwitch(m_ws, c); }
+  Result<CommandResult> operator()(const BalancerEnabledCommand&) { return runBalancerEnabled(m_ws); }
+  Result<CommandResult> operator()(const RegionsCommand& c) { return runRegions(m_ws, c); }
+  Result<CommandResult> operator()(const ServersCommand&) { return runServers(m_ws); }
+  Result<CommandResult> operator()(const SetServersCommand& c) { return runSetServers(m_ws, c); }
+
   Result<CommandResult> operator()(const HelpCommand&) { return done(); }
   Result<CommandResult> operator()(const ExitCommand&) { return done(); }
 
@@ -229,13 +230,10 @@ class Executor {
     if (!s) return s;
     return done();
   }
-  Status requireEnabled(const std::string& table) const {
-    if (m_disabled.count(table) > 0) return Status::invalidArgument("table '" + table + "' is disabled (enable '" + table + "' first)");
-    return Status::ok();
-  }
+  Status requireEnabled(const std::string& table) const { return checkEnabled(m_disabled, table); }
 
   Workspace& m_ws;
-  std::set<std::string, std::less<>>& m_disabled;
+  DisabledTables& m_disabled;
 };
 
 }  // namespace

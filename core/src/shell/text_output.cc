@@ -59,8 +59,11 @@ std::string describeText(const DescribeResult& d) {
   auto add = [&attributes](const std::string& key, const std::string& value) {
     attributes += (attributes.empty() ? "" : ", ") + key + " => " + value;
   };
+  if (d.table.maxFileSize != defaults.maxFileSize) add("MAX_FILESIZE", "'" + std::to_string(d.table.maxFileSize) + "'");
   if (d.table.memstoreFlushSize != defaults.memstoreFlushSize)
     add("MEMSTORE_FLUSHSIZE", "'" + std::to_string(d.table.memstoreFlushSize) + "'");
+  if (d.table.splitPolicy != defaults.splitPolicy)
+    add("SPLIT_POLICY", std::string("'") + splitPolicyName(d.table.splitPolicy) + "'");
   if (!d.table.keySchema.empty()) add("KEY_SCHEMA", quoted(d.table.keySchema));
   if (!d.table.description.empty()) add("DESCRIPTION", quoted(d.table.description));
   if (!d.table.exampleCommands.empty()) {
@@ -114,14 +117,52 @@ std::string cellsText(const Command& command, const CellsResult& cells) {
 }
 
 std::string regionsText(const RegionsResult& r) {
-  std::string out = "REGION  START_ROW, END_ROW, STORE_FILES, CELLS, MEMSTORE_BYTES, STORED_BYTES, RAW_BYTES\n";
-  for (const RegionInfo& region : r.regions) {
+  std::string out =
+      "REGION  START_ROW, END_ROW, SERVER, CREATED, STORE_FILES, CELLS, MEMSTORE_BYTES, STORED_BYTES, RAW_BYTES, "
+      "READS, WRITES\n";
+  for (size_t i = 0; i < r.regions.size(); ++i) {
+    const RegionInfo& region = r.regions[i];
     out += " " + std::to_string(region.id) + " start_row=" + toStringBinary(region.startRow) +
-           ", end_row=" + toStringBinary(region.endRow) + ", store_files=" + std::to_string(region.storeFiles) +
+           ", end_row=" + toStringBinary(region.endRow) + ", server=" + std::to_string(region.server) +
+           ", created=" + std::to_string(region.createdMillis) + ", store_files=" + std::to_string(region.storeFiles) +
            ", cells=" + std::to_string(region.cells) + ", memstore_bytes=" + std::to_string(region.memstoreBytes) +
-           ", stored_bytes=" + std::to_string(region.storedBytes) + ", raw_bytes=" + std::to_string(region.rawBytes) + "\n";
+           ", stored_bytes=" + std::to_string(region.storedBytes) + ", raw_bytes=" + std::to_string(region.rawBytes) +
+           ", reads=" + std::to_string(r.load[i].reads) + ", writes=" + std::to_string(r.load[i].writes) + "\n";
   }
   return out + rowsLine(r.regions.size());
+}
+
+// "3 4": the parents of a merged region; "" for a table's first regions.
+std::string idList(const std::vector<int64_t>& ids, const char* separator) {
+  std::string out;
+  for (int64_t id : ids) out += (out.empty() ? "" : separator) + std::to_string(id);
+  return out;
+}
+
+std::string historyText(const RegionHistoryResult& h) {
+  std::string out = "REGION  START_ROW, END_ROW, CREATED, RETIRED, PARENTS, ORIGIN, SPLIT_ROW\n";
+  for (const RegionHistoryEntry& entry : h.regions) {
+    out += " " + std::to_string(entry.regionId) + " start_row=" + toStringBinary(entry.startRow) +
+           ", end_row=" + toStringBinary(entry.endRow) + ", created=" + std::to_string(entry.createdMillis) +
+           ", retired=" + (entry.retiredMillis ? std::to_string(*entry.retiredMillis) : "") +
+           ", parents=" + idList(entry.parents, " ") + ", origin=" + regionOriginName(entry.origin) +
+           ", split_row=" + toStringBinary(entry.splitRow) + "\n";
+  }
+  return out + rowsLine(h.regions.size());
+}
+
+std::string serversText(const ServersResult& s) {
+  std::string out = "SERVER  REGIONS, READS, WRITES\n";
+  for (const ServerLoad& server : s.servers) {
+    out += " " + std::to_string(server.server) + " regions=" + std::to_string(server.regions) +
+           ", reads=" + std::to_string(server.window.reads) + ", writes=" + std::to_string(server.window.writes) + "\n";
+  }
+  return out + rowsLine(s.servers.size());
+}
+
+std::string balancerText(const BalancerResult& b) {
+  if (!b.ran) return "false\nthe balancer is off (balance_switch true turns it on)\n";
+  return "true\n" + std::to_string(b.moved) + " region(s) moved\n";
 }
 
 std::string helpText() {
@@ -130,7 +171,10 @@ std::string helpText() {
          "  alter 't', NAME => 'f', VERSIONS => 5 | alter 't', 'delete' => 'f'\n"
          "  describe 't'   list ['regex']   exists 't'   is_enabled 't'   is_disabled 't'\n"
          "  disable 't'   enable 't'   drop 't'   truncate 't'\n"
-         "  flush 't'   compact 't'   major_compact 't'   split 't'   regions 't'\n"
+         "  flush 't'   compact 't'   major_compact 't'\n"
+         "  split 't'[, 'row'] | split 'REGION'[, 'row']   merge_region 'REGION1', 'REGION2'\n"
+         "  balancer   balance_switch true|false   balancer_enabled\n"
+         "  regions 't'[, {HISTORY => true}]   servers   set_servers n\n"
          "  put 't', 'row', 'f:q', 'value'[, ts]\n"
          "  get 't', 'row'[, {COLUMNS => ['f:q'], VERSIONS => 3, TIMERANGE => [a, b], FILTER => \"...\"}]\n"
          "  scan 't'[, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => 10, REVERSED => true,\n"
@@ -162,6 +206,15 @@ std::string formatText(const Command& command, const CommandResult& result) {
   }
   if (const auto* d = std::get_if<DescribeResult>(&result)) return describeText(*d);
   if (const auto* r = std::get_if<RegionsResult>(&result)) return regionsText(*r);
+  if (const auto* h = std::get_if<RegionHistoryResult>(&result)) return historyText(*h);
+  if (const auto* servers = std::get_if<ServersResult>(&result)) return serversText(*servers);
+  if (const auto* split = std::get_if<SplitResult>(&result))
+    return "Split into regions " + idList(split->daughters, ", ") + "\n";
+  if (const auto* merge = std::get_if<MergeResult>(&result))
+    return "Merged into region " + std::to_string(merge->region) + "\n";
+  if (const auto* balancer = std::get_if<BalancerResult>(&result)) return balancerText(*balancer);
+  if (const auto* sw = std::get_if<BalanceSwitchResult>(&result))
+    return std::string("Previous balancer state : ") + (sw->previous ? "true" : "false") + "\n";
   if (const auto* k = std::get_if<KeySchemaResult>(&result)) {
     const std::string& table = std::get<KeySchemaCommand>(command).table;
     if (k->schema.empty()) return "Table " + table + " has no key schema\n";

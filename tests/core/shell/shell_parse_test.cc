@@ -151,7 +151,6 @@ TEST(ShellTableCommands, EachNamesItsAction) {
       {"enable 't'", TableAction::kEnable},      {"drop 't'", TableAction::kDrop},
       {"truncate 't'", TableAction::kTruncate},  {"flush 't'", TableAction::kFlush},
       {"compact 't'", TableAction::kCompact},    {"major_compact 't'", TableAction::kMajorCompact},
-      {"split 't'", TableAction::kSplit},        {"regions 't'", TableAction::kRegions},
   };
   for (const auto& [source, action] : cases) {
     auto c = parseAs<TableCommand>(source);
@@ -159,7 +158,6 @@ TEST(ShellTableCommands, EachNamesItsAction) {
     EXPECT_EQ(c.table, kTable) << source;
   }
   EXPECT_EQ(test::parseStatement("desc 't'").name, "describe");
-  EXPECT_EQ(parseAs<TableCommand>("split 't', 'm'").splitPoint, Bytes("m"));
   EXPECT_EQ(parseError("compact 't', 'f'"),
             "line 1, column 14: compact of one column family is not available: Keyscope compacts whole tables");
   EXPECT_EQ(parseError("drop"), "line 1, column 1: drop: wrong number of arguments (given 0, expected 1); usage: drop 't'");
