@@ -20,6 +20,13 @@ constexpr const char* kBatchUsage =
 
 json error(const Status& status) { return {{"error", status.message()}}; }
 
+// A region id (as regions lists them): required.
+Result<int64_t> regionId(const json& op, const std::string& field) {
+  if (!op.contains(field) || op[field].is_null())
+    return Status::invalidArgument("'" + field + "': missing (a region id, as regions lists them)");
+  return intField(op, field, 0, 0, INT64_MAX);
+}
+
 // "report": true asks for the read report with a get or scan answer.
 bool wantsReport(const json& op) { return op.contains("report") && op["report"].is_boolean() && op["report"].get<bool>(); }
 
@@ -53,7 +60,13 @@ class BatchSession {
         {"compact", &BatchSession::compact},
         {"major_compact", &BatchSession::majorCompact},
         {"split", &BatchSession::split},
+        {"merge_regions", &BatchSession::mergeRegions},
+        {"balance", &BatchSession::balance},
+        {"balance_switch", &BatchSession::balanceSwitch},
         {"regions", &BatchSession::regions},
+        {"region_history", &BatchSession::regionHistory},
+        {"servers", &BatchSession::servers},
+        {"set_servers", &BatchSession::setServers},
         {"store_files", &BatchSession::storeFiles},
         {"set_clock", &BatchSession::setClock},
     };
@@ -275,9 +288,50 @@ class BatchSession {
     Result<std::string> name = table(op);
     return name ? ok(m_ws.compact(*name, true)) : error(name.status());
   }
-  json split(const json&) {
-    return error(Status::invalidArgument(
-        "split is not available yet: every table is one region until region splits land"));
+  // Every region of the table, or the one region, at the row or at its mid key.
+  json split(const json& op) {
+    const bool byRegion = op.contains("region");
+    if (byRegion == op.contains("table"))
+      return error(Status::invalidArgument("split needs 'table' or 'region' (a region id), not both"));
+    std::optional<Bytes> row;
+    if (op.contains("row") && !op["row"].is_null()) {
+      Result<Bytes> bytes = bytesFromJson(op["row"], "row");
+      if (!bytes) return error(bytes.status());
+      row = *bytes;
+    }
+    auto run = [&]() -> Result<std::vector<int64_t>> {
+      if (byRegion) {
+        Result<int64_t> id = regionId(op, "region");
+        if (!id) return id.status();
+        return m_ws.splitRegion(*id, row);
+      }
+      Result<std::string> name = table(op);
+      if (!name) return name.status();
+      return m_ws.split(*name, row);
+    };
+    Result<std::vector<int64_t>> daughters = run();
+    return daughters ? json{{"daughters", *daughters}} : error(daughters.status());
+  }
+  json mergeRegions(const json& op) {
+    Result<int64_t> first = regionId(op, "first");
+    if (!first) return error(first.status());
+    Result<int64_t> second = regionId(op, "second");
+    if (!second) return error(second.status());
+    Result<int64_t> merged = m_ws.mergeRegions(*first, *second);
+    return merged ? json{{"region", *merged}} : error(merged.status());
+  }
+  // As HBase's Admin.balance: a balancer switched off does not run.
+  json balance(const json&) {
+    if (!m_ws.balancerEnabled()) return {{"result", false}, {"moved", 0}};
+    Result<uint32_t> moved = m_ws.balance();
+    return moved ? json{{"result", true}, {"moved", *moved}} : error(moved.status());
+  }
+  json balanceSwitch(const json& op) {
+    if (!op.contains("enabled") || !op["enabled"].is_boolean())
+      return error(Status::invalidArgument("'enabled': expected true or false"));
+    const bool previous = m_ws.balancerEnabled();
+    if (Status s = m_ws.setBalancerEnabled(op["enabled"].get<bool>()); !s) return error(s);
+    return {{"previous", previous}};
   }
   json regions(const json& op) {
     Result<std::string> name = table(op);
@@ -288,10 +342,33 @@ class BatchSession {
     if (!loads) return error(loads.status());
     std::map<int64_t, LoadCounters> totals;
     for (const RegionLoad& load : *loads) totals[load.regionId] = load.total;
-    const ByteFormat rows = m_rendering == ByteRendering::kHex ? ByteFormat::kHex : ByteFormat::kEscaped;
     json list = json::array();
-    for (const RegionInfo& r : *regions) list.push_back(regionToJson(r, totals[r.id], rows));
+    for (const RegionInfo& r : *regions) list.push_back(regionToJson(r, totals[r.id], byteFormatOf(m_rendering)));
     return {{"regions", list}};
+  }
+  json regionHistory(const json& op) {
+    Result<std::string> name = table(op);
+    if (!name) return error(name.status());
+    Result<std::vector<RegionHistoryEntry>> history = m_ws.regionHistory(*name);
+    if (!history) return error(history.status());
+    json list = json::array();
+    for (const RegionHistoryEntry& e : *history) list.push_back(regionHistoryToJson(e, byteFormatOf(m_rendering)));
+    return {{"history", list}};
+  }
+  // The servers there are now, with their load since the workspace began.
+  json servers(const json&) {
+    Result<std::vector<ServerLoad>> loads = m_ws.serverLoad(TimeWindow{});
+    if (!loads) return error(loads.status());
+    json list = json::array();
+    for (const ServerLoad& load : *loads) {
+      if (load.server >= 0 && load.server < m_ws.serverCount()) list.push_back(serverLoadToJson(load));
+    }
+    return {{"servers", list}};
+  }
+  json setServers(const json& op) {
+    if (!op.contains("count")) return error(Status::invalidArgument("'count': missing (1 ... 1000 servers)"));
+    Result<int64_t> count = intField(op, "count", 0, 1, 1000);
+    return count ? ok(m_ws.setServerCount(static_cast<int32_t>(*count))) : error(count.status());
   }
   json storeFiles(const json& op) {
     Result<std::string> name = table(op);

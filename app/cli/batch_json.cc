@@ -24,23 +24,6 @@ Bytes bigEndian(uint64_t v, size_t width) {
   return out;
 }
 
-Result<int64_t> intField(const json& op, const std::string& field, int64_t fallback, int64_t min, int64_t max) {
-  if (!op.contains(field) || op[field].is_null()) return fallback;
-  const json& v = op[field];
-  if (!v.is_number_integer()) return bad(field, "expected an integer");
-  const int64_t n = v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
-                        ? INT64_MAX
-                        : v.get<int64_t>();
-  if (n < min || n > max) return bad(field, std::to_string(n) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-  return n;
-}
-
-Result<bool> boolField(const json& op, const std::string& field, bool fallback) {
-  if (!op.contains(field) || op[field].is_null()) return fallback;
-  if (!op[field].is_boolean()) return bad(field, "expected true or false");
-  return op[field].get<bool>();
-}
-
 Result<std::string> stringField(const json& op, const std::string& field) {
   if (!op.contains(field)) return bad(field, "missing");
   if (!op[field].is_string()) return bad(field, "expected a string");
@@ -212,6 +195,23 @@ Status readOptionsFromJson(const json& op, ReadOptions* options) {
 
 }  // namespace
 
+Result<int64_t> intField(const json& op, const std::string& field, int64_t fallback, int64_t min, int64_t max) {
+  if (!op.contains(field) || op[field].is_null()) return fallback;
+  const json& v = op[field];
+  if (!v.is_number_integer()) return bad(field, "expected an integer");
+  const int64_t n = v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
+                        ? INT64_MAX
+                        : v.get<int64_t>();
+  if (n < min || n > max) return bad(field, std::to_string(n) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return n;
+}
+
+Result<bool> boolField(const json& op, const std::string& field, bool fallback) {
+  if (!op.contains(field) || op[field].is_null()) return fallback;
+  if (!op[field].is_boolean()) return bad(field, "expected true or false");
+  return op[field].get<bool>();
+}
+
 Result<Bytes> bytesFromJson(const json& value, const std::string& field) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_object() && value.size() == 1) {
@@ -236,6 +236,10 @@ json bytesToJson(BytesView bytes, ByteRendering rendering) {
   return rendering == ByteRendering::kHex ? toHex(bytes) : toStringBinary(bytes);
 }
 
+ByteFormat byteFormatOf(ByteRendering rendering) {
+  return rendering == ByteRendering::kHex ? ByteFormat::kHex : ByteFormat::kEscaped;
+}
+
 Result<TableOptions> tableFromJson(const json& op) {
   TableOptions table;
   Result<std::string> name = stringField(op, "table");
@@ -250,6 +254,18 @@ Result<TableOptions> tableFromJson(const json& op) {
   auto flushSize = intField(op, "memstore_flushsize", static_cast<int64_t>(table.memstoreFlushSize), 65536, INT64_MAX);
   if (!flushSize) return flushSize.status();
   table.memstoreFlushSize = static_cast<uint64_t>(*flushSize);
+  auto maxFileSize = intField(op, "max_filesize", static_cast<int64_t>(table.maxFileSize), 65536, INT64_MAX);
+  if (!maxFileSize) return maxFileSize.status();
+  table.maxFileSize = static_cast<uint64_t>(*maxFileSize);
+  if (op.contains("split_policy") && !op["split_policy"].is_null()) {
+    const json& policyName = op["split_policy"];
+    std::optional<SplitPolicy> policy = policyName.is_string() ? parseSplitPolicy(policyName.get<std::string>()) : std::nullopt;
+    if (!policy)
+      return bad("split_policy", "expected an HBase split policy class (ConstantSizeRegionSplitPolicy, "
+                                 "IncreasingToUpperBoundRegionSplitPolicy, SteppingSplitPolicy, "
+                                 "DisabledRegionSplitPolicy) or constant, increasing, stepping, disabled");
+    table.splitPolicy = *policy;
+  }
   if (op.contains("key_schema") && op["key_schema"].is_string()) table.keySchema = op["key_schema"];
   if (op.contains("description") && op["description"].is_string()) table.description = op["description"];
   if (op.contains("examples")) {

@@ -157,6 +157,140 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(answers[4], {"rows": []})  # a what-if read past the TTL
         self.assertEqual(answers[6], {"rows": []})
 
+    def test_split_merge_and_region_history(self):
+        ops = [{"op": "set_clock", "now": 1000}, table()]
+        for row in "abcdefgh":
+            ops.append({"op": "put", "table": "t", "row": row, "cells": [{"f": "d", "q": "q", "ts": 1, "v": row}]})
+        ops += [
+            {"op": "split", "table": "t", "row": "e"},
+            {"op": "regions", "table": "t"},
+        ]
+        status, answers, _ = batch(self.ws, ops)
+        self.assertEqual(status, 0)
+        low, high = answers[-2]["daughters"]
+        regions = answers[-1]["regions"]
+        self.assertEqual([(r["id"], r["start_row"], r["end_row"]) for r in regions], [(low, "", "e"), (high, "e", "")])
+        self.assertEqual(list(regions[0]), ["id", "start_row", "end_row", "server", "created", "memstore_bytes",
+                                            "store_files", "stored_bytes", "raw_bytes", "cells", "reads", "writes"])
+        self.assertEqual(regions[0]["created"], 1000)
+        self.assertEqual(regions[0]["cells"] + regions[1]["cells"], 8)  # a split flushes its region first
+        status, answers, _ = batch(self.ws, [
+            {"op": "get", "table": "t", "row": "f"},
+            {"op": "put", "table": "t", "row": "f", "cells": [{"f": "d", "q": "q", "ts": 2, "v": "f2"}]},
+            {"op": "regions", "table": "t"},
+            {"op": "split", "region": high},                       # at its mid key
+            {"op": "merge_regions", "first": low, "second": high},  # high is gone now
+            {"op": "regions", "table": "t"},
+        ])
+        self.assertEqual(status, 1)
+        self.assertEqual([(r["reads"], r["writes"]) for r in answers[2]["regions"]], [(0, 0), (1, 1)])
+        self.assertEqual(len(answers[3]["daughters"]), 2)
+        self.assertIn(f"region {high} does not exist", answers[4]["error"])
+        middle = answers[5]["regions"][1]["id"]
+        _, answers, _ = batch(self.ws, [
+            {"op": "merge_regions", "first": middle, "second": low},
+            {"op": "regions", "table": "t"},
+            {"op": "region_history", "table": "t"},
+            {"op": "count", "table": "t"},
+        ])
+        merged = answers[0]["region"]
+        self.assertEqual([(r["id"], r["start_row"]) for r in answers[1]["regions"]][0], (merged, ""))
+        history = answers[2]["history"]
+        self.assertEqual(list(history[0]), ["id", "start_row", "end_row", "created", "retired", "parents", "origin",
+                                            "split_row"])
+        by_id = {h["id"]: h for h in history}
+        self.assertEqual(len(by_id), 6)  # the first region, its two daughters, high's two, one merge
+        self.assertEqual((by_id[low]["origin"], by_id[low]["split_row"], by_id[low]["retired"] is None),
+                         ("manual split", "e", False))
+        self.assertEqual((by_id[merged]["origin"], sorted(by_id[merged]["parents"]), by_id[merged]["retired"]),
+                         ("merge", sorted([low, middle]), None))
+        self.assertEqual(answers[3], {"rows": 8})
+
+    def test_split_and_merge_errors(self):
+        status, answers, _ = batch(self.ws, [
+            table(),
+            {"op": "split", "table": "t"},
+            {"op": "put", "table": "t", "row": "a", "cells": [{"f": "d", "q": "q", "v": "x"}]},
+            {"op": "put", "table": "t", "row": "b", "cells": [{"f": "d", "q": "q", "v": "x"}]},
+            {"op": "split", "table": "t", "row": "b"},
+            {"op": "split", "table": "t", "row": "b"},
+            {"op": "split", "table": "t", "region": 1},
+            {"op": "split"},
+            {"op": "split", "region": 99999},
+            {"op": "merge_regions", "first": 1},
+            {"op": "merge_regions", "first": "one", "second": 2},
+            {"op": "split", "table": "nope"},
+        ])
+        self.assertEqual(status, 1)
+        self.assertIn("can split: each is empty or holds a single row", answers[1]["error"])
+        self.assertEqual(len(answers[4]["daughters"]), 2)
+        self.assertIn("it is the region's start", answers[5]["error"])
+        self.assertIn("'table' or 'region'", answers[6]["error"])
+        self.assertIn("'table' or 'region'", answers[7]["error"])
+        self.assertIn("region 99999 does not exist", answers[8]["error"])
+        self.assertIn("'second': missing", answers[9]["error"])
+        self.assertIn("'first': expected an integer", answers[10]["error"])
+        self.assertIn("'nope' does not exist", answers[11]["error"])
+
+    def test_balance_switch_balance_and_servers(self):
+        ops = [{"op": "balance_switch", "enabled": False}, table()]
+        for row in "abcdefgh":
+            ops.append({"op": "put", "table": "t", "row": row, "cells": [{"f": "d", "q": "q", "ts": 1, "v": "v"}]})
+        ops += [
+            {"op": "split", "table": "t"},
+            {"op": "split", "table": "t"},
+            {"op": "balance"},
+            {"op": "servers"},
+            {"op": "balance_switch", "enabled": True},
+            {"op": "balance"},
+            {"op": "servers"},
+            {"op": "set_servers", "count": 2},
+            {"op": "servers"},
+            {"op": "set_servers", "count": 0},
+            {"op": "balance_switch"},
+        ]
+        status, answers, _ = batch(self.ws, ops)
+        self.assertEqual(status, 1)
+        self.assertEqual(answers[0], {"previous": True})
+        self.assertEqual(answers[12], {"result": False, "moved": 0})
+        self.assertEqual(sorted(s["regions"] for s in answers[13]["servers"]), [0, 0, 0, 4])
+        self.assertEqual(list(answers[13]["servers"][0]), ["server", "regions", "reads", "writes"])
+        self.assertEqual(sum(s["writes"] for s in answers[13]["servers"]), 8)
+        self.assertEqual(answers[14], {"previous": False})
+        self.assertEqual(answers[15], {"result": True, "moved": 3})
+        self.assertEqual([(s["server"], s["regions"]) for s in answers[16]["servers"]], [(0, 1), (1, 1), (2, 1), (3, 1)])
+        self.assertEqual(answers[17], {"ok": True})
+        self.assertEqual([(s["server"], s["regions"]) for s in answers[18]["servers"]], [(0, 2), (1, 2)])
+        self.assertIn("'count': 0 is out of range [1, 1000]", answers[19]["error"])
+        self.assertIn("'enabled': expected true or false", answers[20]["error"])
+
+    def test_table_options_max_filesize_and_split_policy(self):
+        status, answers, _ = batch(self.ws, [
+            dict(table(), max_filesize=1048576, split_policy="constant"),
+            {"op": "describe", "table": "t"},
+            dict(table("u"), split_policy="org.apache.hadoop.hbase.regionserver.SteppingSplitPolicy"),
+            {"op": "describe", "table": "u"},
+            dict(table("v"), max_filesize=1000),
+            dict(table("w"), split_policy="BusyRegionSplitPolicy"),
+            dict(table("x"), split_policy=7),
+        ])
+        self.assertEqual(status, 1)
+        described = answers[1]["table"]
+        self.assertEqual((described["max_filesize"], described["split_policy"]), (1048576, "ConstantSizeRegionSplitPolicy"))
+        described = answers[3]["table"]
+        self.assertEqual((described["max_filesize"], described["split_policy"]), (67108864, "SteppingSplitPolicy"))
+        self.assertIn("'max_filesize': 1000 is out of range", answers[4]["error"])
+        self.assertIn("'split_policy': expected an HBase split policy class", answers[5]["error"])
+        self.assertIn("'split_policy': expected an HBase split policy class", answers[6]["error"])
+
+    def test_regions_render_rows_as_hex_too(self):
+        batch(self.ws, [dict(table(), splits=[{"hex": "00ff"}])])
+        _, answers, _ = batch(self.ws, [{"op": "regions", "table": "t"}, {"op": "region_history", "table": "t"}],
+                              "--bytes", "hex")
+        self.assertEqual([(r["start_row"], r["end_row"]) for r in answers[0]["regions"]], [("", "00ff"), ("00ff", "")])
+        self.assertEqual([(h["start_row"], h["origin"], h["split_row"]) for h in answers[1]["history"]],
+                         [("", "pre-split", None), ("00ff", "pre-split", None)])
+
     def test_answers_stream_before_input_ends(self):
         proc = subprocess.Popen([CLI, "batch", self.ws], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
