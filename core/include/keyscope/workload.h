@@ -147,9 +147,9 @@ struct WorkloadOptions {
   KeyDesignOptions keys;
   uint32_t clients = 8;            // 1 ... 10,000
   OperationMix mix;
-  // Operations per second of simulated time, over all clients. nullopt: as
-  // fast as possible; the clock then advances at kNominalRate, so that the
-  // statistics still get their 1-second buckets.
+  // Operations per second of simulated time, over all clients (0.001 ...
+  // 10,000,000). nullopt: as fast as possible; the clock then advances at
+  // kNominalRate, so that the statistics still get their 1-second buckets.
   std::optional<double> rate;
   // When the run stops: after this many operations, or this much simulated
   // time, whichever comes first. Neither: kDefaultOperations.
