@@ -49,7 +49,11 @@ struct LiveStoreFile {
   LiveStoreFile(std::unique_ptr<StoreFileReader> r, int64_t seq, std::shared_ptr<ObsoleteFiles> q)
       : reader(std::move(r)), maxSeq(seq), obsoleteQueue(std::move(q)) {}
   ~LiveStoreFile() {
-    if (obsolete.load()) obsoleteQueue->add(reader->id());
+    if (!obsolete.load()) return;
+    // A wrapper of a file another region's wrapper still holds (a merge
+    // re-labels its parents' files): the pages go when the last one does.
+    if (previous != nullptr) previous->obsolete.store(true);
+    else obsoleteQueue->add(reader->id());
   }
   LiveStoreFile(const LiveStoreFile&) = delete;
   LiveStoreFile& operator=(const LiveStoreFile&) = delete;
@@ -58,6 +62,9 @@ struct LiveStoreFile {
   int64_t maxSeq;                      // newest log record it holds: orders files
   std::atomic<bool> obsolete{false};   // set once its catalog row is gone
   std::shared_ptr<ObsoleteFiles> obsoleteQueue;
+  // The wrapper of the same file this one replaced (merges), kept alive and
+  // made obsolete in turn, so readers holding either never lose its pages.
+  std::shared_ptr<LiveStoreFile> previous;
 };
 
 struct StoreVersion {

@@ -395,12 +395,15 @@ Result<int64_t> WorkspaceImpl::mergeRegions(int64_t firstId, int64_t secondId) {
     for (Region* r : {a.get(), b.get()}) {
       const auto parent = r->stores.at(family)->current();
       for (const auto& file : parent->files) {
-        // A reader labelled with the merged region; the parents' readers of
-        // the same file stay valid (never marked obsolete) for old readers.
+        // A reader labelled with the merged region. The parents' wrappers of
+        // the same file stay valid for readers of the old regions; the new
+        // one holds the old and passes its retirement on (LiveStoreFile).
         auto reader = std::make_unique<StoreFileReader>(file->reader->id(), file->reader->meta(),
                                                         StoreFileLabel{merged->tableName, merged->id, family},
                                                         m_cache.get());
-        version->files.push_back(std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete));
+        auto relabelled = std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete);
+        relabelled->previous = file;
+        version->files.push_back(std::move(relabelled));
       }
       auto it = parent->active->newIterator(std::numeric_limits<uint64_t>::max());
       for (it->seekToFirst(); it->valid(); it->next()) version->active->add(it->key(), it->value(), m_nextMvcc++);
