@@ -282,6 +282,25 @@ TEST(WorkloadRun, ANewTableIsMadeSmallAndPreSplitByTheDesign) {
   EXPECT_EQ(table->families[0].name, "d");
 }
 
+// The schema a design states is what the heatmap decodes by: a salted and a
+// hashed table fold their salt or hash, and their buckets are labelled by it.
+TEST(WorkloadRun, TheHeatmapFoldsTheSaltOfTheTablesItMakes) {
+  for (KeyDesign d : {KeyDesign::kSalted, KeyDesign::kHashed}) {
+    EngineFixture fx;
+    const WorkloadSummary s = runOk(fx.ws(), small(d, 3000));
+    HeatGridRequest request;
+    request.window = s.window;
+    request.timeColumns = 3;
+    request.keyBuckets = 8;
+    request.axis = KeyAxis::kEqualKeyCounts;
+    request.foldSalt = true;
+    Result<HeatGrid> grid = fx.ws().heatGrid("t", request);
+    ASSERT_TRUE(grid.isOk()) << keyDesignName(d) << ": " << grid.status().toString();
+    ASSERT_FALSE(grid->buckets.empty());
+    EXPECT_THAT(grid->buckets.front().label, HasSubstr("ts=")) << keyDesignName(d);
+  }
+}
+
 TEST(WorkloadRun, ServersAreSetBeforeTheRun) {
   EngineFixture fx;
   WorkloadOptions o = small(KeyDesign::kUniform, 500);
