@@ -131,6 +131,8 @@ class DemoWorkspaceTest(unittest.TestCase):
                         self.assertGreater(answer["rows"], 0, example)
                     elif answer["cmd"] in ("incr", "get_counter"):
                         self.assertGreater(answer["value"], 0, example)
+                    elif answer["cmd"] == "regions" and "history" in answer:
+                        self.assertTrue(answer["history"], example)
                     elif answer["cmd"] == "regions":
                         self.assertGreater(sum(r["cells"] for r in answer["regions"]), 0, example)
 
@@ -190,7 +192,17 @@ class DemoWorkspaceTest(unittest.TestCase):
     def test_salted_keys_spread_over_the_regions_and_monotonic_ones_rise_into_the_last(self):
         monotonic = one(self.ws, "regions 'events_monotonic'")["regions"]
         salted = one(self.ws, "regions 'events_salted'")["regions"]
-        self.assertEqual([r["cells"] for r in monotonic], [0] * 7 + [80000])
+        # Every row went past the pre-split points into the last region, which
+        # split at its end as it grew: the seven pre-split regions stay empty,
+        # and each split's lower daughter took no write after its split.
+        self.assertEqual([r["cells"] for r in monotonic[:7]], [0] * 7)
+        self.assertEqual(sum(r["cells"] for r in monotonic), 80000)
+        self.assertGreater(len(monotonic), 8)
+        self.assertEqual([r["writes"] for r in monotonic[:-1]], [0] * (len(monotonic) - 1))
+        self.assertGreater(monotonic[-1]["writes"], 0)
+        history = one(self.ws, "regions 'events_monotonic', {HISTORY => true}")["history"]
+        self.assertTrue(all(h["origin"] in ("pre-split", "size split") for h in history), history)
+        self.assertEqual(len(salted), 8)
         self.assertEqual(sum(r["cells"] for r in salted), 80000)
         for r in salted:
             self.assertTrue(80000 / 8 * 0.7 < r["cells"] < 80000 / 8 * 1.3, salted)
