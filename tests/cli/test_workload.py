@@ -89,7 +89,7 @@ class WorkloadPresetsTest(unittest.TestCase):
         for progress in (self.mono_progress, self.salted_progress):
             self.assertGreaterEqual(len(progress), 50)
             ops = [p["operations"] for p in progress]
-            self.assertEqual(ops, sorted(ops))
+            self.assertEqual(ops, sorted(set(ops)))
             self.assertEqual(ops[-1], 100000)
             self.assertEqual(progress[-1]["simulated_ms"], 99999)
         self.assertEqual(self.salted_progress[-1]["regions"], 8)

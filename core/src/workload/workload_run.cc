@@ -202,8 +202,10 @@ Status runWorkload(Workspace& ws, const WorkloadOptions& options, WorkloadSummar
   const uint64_t every = options.progressEvery > 0 ? options.progressEvery
                                                    : std::max<uint64_t>(100, schedule.operations / 100);
   uint64_t nextProgress = every;
+  std::optional<uint64_t> reported;  // operations at the last report
   auto report = [&] {
     if (!options.progress) return;
+    reported = stream.issued();
     WorkloadProgress p;
     p.operations = stream.issued();
     p.plannedOperations = schedule.operations;
@@ -243,7 +245,7 @@ Status runWorkload(Workspace& ws, const WorkloadOptions& options, WorkloadSummar
   summary->gets = stream.gets();
   summary->scans = stream.scans();
   summary->endMillis = stream.lastMillis();
-  report();
+  if (reported != stream.issued()) report();
   summary->regionsAfter = regionCount(ws, options.table);
   if (const std::optional<uint32_t> splitsAfter = splitCount(ws, options.table); splitsAfter && splitsBefore)
     summary->splits = *splitsAfter - std::min(*splitsAfter, *splitsBefore);
