@@ -175,6 +175,9 @@ class WorkspaceImpl final : public Workspace {
   std::vector<uint32_t> regionsPerServer() const;  // every table's live regions
   static int32_t takeLeastLoadedServer(std::vector<uint32_t>* load);
   Result<uint32_t> balanceLocked(bool force);  // REQUIRES: m_maintenance
+  // After a split or merge: balances when the switch is on and a balancer
+  // period has passed on the workspace clock. REQUIRES: m_maintenance
+  void maybeBalanceLocked();
   uint64_t splitSizeFor(const Table& table, const Region& region) const;
   void maybeScheduleSplit(const Region& region);
   // quietWhenUnsplittable: a region that cannot split yields no daughters
@@ -230,6 +233,7 @@ class WorkspaceImpl final : public Workspace {
   std::set<int64_t> m_splitQueued;  // regions with a split waiting (under m_queueMutex)
   std::atomic<int32_t> m_servers{4};
   std::atomic<bool> m_balancerOn{true};
+  std::optional<int64_t> m_lastBalanceMillis;  // under m_maintenance
   std::unique_ptr<stats::StatsRecorder> m_stats;
   bool m_busy = false;
   bool m_stopping = false;

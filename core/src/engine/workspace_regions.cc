@@ -49,6 +49,10 @@ constexpr int32_t kDefaultServers = 4;
 constexpr int32_t kMaxServers = 1000;
 // HBase's hbase.regions.slop: servers within 20% of the average count as balanced.
 constexpr double kBalancerSlop = 0.2;
+// HBase's hbase.balancer.period: the balancer runs on its own at most this
+// often. Between runs a split's daughters stay on their parent's server, which
+// is how a monotonic key piles its regions, and its load, onto one server.
+constexpr int64_t kBalancerPeriodMillis = 5 * 60 * 1000;
 }  // namespace
 
 // --- Servers ------------------------------------------------------------------
@@ -117,6 +121,14 @@ Status WorkspaceImpl::setServerCount(int32_t servers) {
 Result<uint32_t> WorkspaceImpl::balance() {
   std::lock_guard maintenance(m_maintenance);
   return balanceLocked(/*force=*/false);
+}
+
+void WorkspaceImpl::maybeBalanceLocked() {
+  if (!m_balancerOn.load()) return;
+  const int64_t at = now();
+  if (m_lastBalanceMillis && at >= *m_lastBalanceMillis && at - *m_lastBalanceMillis < kBalancerPeriodMillis) return;
+  m_lastBalanceMillis = at;
+  (void)balanceLocked(/*force=*/false);  // a failure leaves the assignment as it was
 }
 
 Result<uint32_t> WorkspaceImpl::balanceLocked(bool force) {

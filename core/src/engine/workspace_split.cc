@@ -316,8 +316,13 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   write.unlock();
   retireFiles(parentFiles);
   m_flushed.notify_all();
-  for (const auto& d : daughters) maybeScheduleFlush(*d);
-  if (m_balancerOn.load()) (void)balanceLocked(false);
+  maybeBalanceLocked();
+  // A daughter may still be past the split size (its parent grew faster
+  // than it could split): it splits again without waiting for a flush.
+  for (const auto& d : daughters) {
+    maybeScheduleFlush(*d);
+    maybeScheduleSplit(*d);
+  }
   return std::vector<int64_t>{lowId, highId};
 }
 
@@ -431,7 +436,7 @@ Result<int64_t> WorkspaceImpl::mergeRegions(int64_t firstId, int64_t secondId) {
   write.unlock();
   m_flushed.notify_all();
   maybeScheduleFlush(*merged);
-  if (m_balancerOn.load()) (void)balanceLocked(false);
+  maybeBalanceLocked();
   return record.id;
 }
 

@@ -424,13 +424,28 @@ TEST_F(RegionsTest, DaughtersStayOnTheirParentsServerUntilTheBalancerRuns) {
   EXPECT_FALSE(ws().balancerEnabled());
 }
 
-TEST_F(RegionsTest, WithTheBalancerOnSplitsSpreadOverServers) {
+TEST_F(RegionsTest, WithTheBalancerOnSplitsAreBalancedAtMostOncePerBalancerPeriod) {
+  fx().setClock(1'000'000);
   createTable();
   writeRows(0, 80);
-  for (const char* at : {"row0020", "row0040", "row0060"}) ASSERT_TRUE(ws().split(kTable, Bytes(at)).isOk());
-  std::map<int32_t, int> perServer;
-  for (const auto& r : regions()) ++perServer[r.server];
-  for (const auto& [server, count] : perServer) EXPECT_LE(count, 2) << "server " << server;
+  const auto onServers = [this] {
+    std::map<int32_t, int> perServer;
+    for (const auto& r : regions()) ++perServer[r.server];
+    return perServer;
+  };
+  // The first split balances; within five minutes of the workspace clock
+  // (HBase's hbase.balancer.period) the next ones leave their daughters on
+  // their parent's server.
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0020")).isOk());
+  ASSERT_EQ(onServers().size(), 2u);
+  fx().setClock(1'000'000 + 60'000);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0040")).isOk());
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0060")).isOk());
+  EXPECT_EQ(onServers().size(), 2u);
+  fx().setClock(1'000'000 + 5 * 60'000);
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0070")).isOk());
+  for (const auto& [server, count] : onServers()) EXPECT_LE(count, 2) << "server " << server;
+  EXPECT_EQ(onServers().size(), 4u);
 }
 
 // --- Format upgrade ---------------------------------------------------------------
