@@ -83,38 +83,39 @@ Status Catalog::loadIdCounters() {
 
 Result<int64_t> Catalog::insertRegion(const RegionRecord& record, const RegionHistoryRecord& history) {
   const int64_t id = record.id > 0 ? record.id : m_maxRegionId + 1;
-  {
+  // Both rows start with (region_id, table_id, start_row, end_row).
+  const auto insert = [&](const char* sql, const char* what, const auto& bindRest) -> Status {
     Statement st;
-    if (Status s = st.prepare(m_db,
-            "INSERT INTO regions(region_id, table_id, start_row, end_row, flushed_seq, created, server)"
-            " VALUES(?,?,?,?,?,strftime('%s','now'),?)");
-        !s)
-      return s;
+    if (Status s = st.prepare(m_db, sql); !s) return s;
     st.bindInt(1, id);
     st.bindInt(2, record.tableId);
     st.bindBlob(3, record.startRow);
     st.bindBlob(4, record.endRow);
-    st.bindInt(5, record.flushedSeq);
-    st.bindInt(6, record.server);
-    if (Status s = st.run("creating a region"); !s) return s;
-  }
-  {
-    Statement st;
-    if (Status s = st.prepare(m_db,
-            "INSERT INTO region_history(region_id, table_id, start_row, end_row, created, retired, parents, origin,"
-            " split_row) VALUES(?,?,?,?,?,NULL,?,?,?)");
-        !s)
-      return s;
-    st.bindInt(1, id);
-    st.bindInt(2, record.tableId);
-    st.bindBlob(3, record.startRow);
-    st.bindBlob(4, record.endRow);
-    st.bindInt(5, history.createdMillis);
-    st.bindText(6, joinIds(history.parents));
-    st.bindInt(7, static_cast<int64_t>(history.origin));
-    st.bindBlob(8, history.splitRow);
-    if (Status s = st.run("recording a region's history"); !s) return s;
-  }
+    bindRest(st);
+    return st.run(what);
+  };
+  if (Status s = insert(
+          "INSERT INTO regions(region_id, table_id, start_row, end_row, flushed_seq, server, created)"
+          " VALUES(?,?,?,?,?,?,strftime('%s','now'))",
+          "creating a region",
+          [&](Statement& st) {
+            st.bindInt(5, record.flushedSeq);
+            st.bindInt(6, record.server);
+          });
+      !s)
+    return s;
+  if (Status s = insert(
+          "INSERT INTO region_history(region_id, table_id, start_row, end_row, created, parents, origin, split_row,"
+          " retired) VALUES(?,?,?,?,?,?,?,?,NULL)",
+          "recording a region's history",
+          [&](Statement& st) {
+            st.bindInt(5, history.createdMillis);
+            st.bindText(6, joinIds(history.parents));
+            st.bindInt(7, static_cast<int64_t>(history.origin));
+            st.bindBlob(8, history.splitRow);
+          });
+      !s)
+    return s;
   m_maxRegionId = std::max(m_maxRegionId, id);
   if (Status s = putSetting("max_region_id", std::to_string(m_maxRegionId)); !s) return s;
   return id;
