@@ -1,0 +1,402 @@
+// DataBrowser (see data_browser.h). GUI thread only.
+#include "browser/data_browser.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "browser/browse_query.h"
+#include "browser/cell_table_model.h"
+#include "browser/column_format_store.h"
+#include "browser/selection_csv.h"
+#include "browser/versions_delegate.h"
+#include "key_lab/lab_colors.h"
+
+namespace keyscope {
+
+namespace {
+
+// The row key and component columns are sized to their contents on the
+// first page, but no wider: a long key is elided, its tooltip has it all.
+constexpr int kMaxKeyColumnWidth = 360;
+// Cell columns start this wide; the user resizes what matters.
+constexpr int kCellColumnWidth = 150;
+
+QString placeholderFor(RowKeyInputKind kind) {
+  switch (kind) {
+    case RowKeyInputKind::kEscaped:
+      return QStringLiteral("row key, e.g. user\\x00\\x01");
+    case RowKeyInputKind::kHex:
+      return QStringLiteral("hex, e.g. 75736572 0001");
+    case RowKeyInputKind::kComponents:
+      return QStringLiteral("components, e.g. [\"sys.cpu\", 1709251200]");
+  }
+  return {};
+}
+
+}  // namespace
+
+DataBrowser::DataBrowser(JobRunner* runner, ColumnFormatStore* formats, QWidget* parent)
+    : QWidget(parent), m_formats(formats), m_model(new CellTableModel(runner, this)) {
+  buildUi();
+  connect(m_model, &CellTableModel::pagingStateChanged, this, &DataBrowser::updateStatus);
+  connect(m_model, &CellTableModel::loadingChanged, this, &DataBrowser::updateStatus);
+  connect(m_model, &CellTableModel::rowsInserted, this, &DataBrowser::sizeKeyColumns);
+  updateStatus();
+}
+
+void DataBrowser::buildUi() {
+  m_kind = new QComboBox(this);
+  m_kind->setObjectName(QStringLiteral("keyKind"));
+  m_kind->addItem(tr("Text (\\xNN)"), static_cast<int>(RowKeyInputKind::kEscaped));
+  m_kind->addItem(tr("Hex"), static_cast<int>(RowKeyInputKind::kHex));
+  m_kind->addItem(tr("Components (JSON)"), static_cast<int>(RowKeyInputKind::kComponents));
+  m_kind->setToolTip(tr("How the key box and the filters read what you type"));
+
+  m_keyEdit = new QLineEdit(this);
+  m_keyEdit->setObjectName(QStringLiteral("keyEdit"));
+  m_keyEdit->setClearButtonEnabled(true);
+  m_goButton = new QPushButton(tr("Go to key"), this);
+  m_goButton->setToolTip(tr("Show the first row at or after this key"));
+
+  m_prefixEdit = new QLineEdit(this);
+  m_prefixEdit->setObjectName(QStringLiteral("prefixEdit"));
+  m_startEdit = new QLineEdit(this);
+  m_startEdit->setObjectName(QStringLiteral("startEdit"));
+  m_stopEdit = new QLineEdit(this);
+  m_stopEdit->setObjectName(QStringLiteral("stopEdit"));
+  for (QLineEdit* edit : {m_prefixEdit, m_startEdit, m_stopEdit}) edit->setClearButtonEnabled(true);
+  m_prefixEdit->setPlaceholderText(tr("row prefix"));
+  m_startEdit->setPlaceholderText(tr("start row (inclusive)"));
+  m_stopEdit->setPlaceholderText(tr("stop row (exclusive)"));
+  m_filterButton = new QPushButton(tr("Filter"), this);
+  m_filterButton->setToolTip(tr("Show only rows with the prefix in [start, stop)"));
+  m_clearButton = new QPushButton(tr("Clear"), this);
+  m_clearButton->setToolTip(tr("Show every row again"));
+
+  auto* bar = new QGridLayout;
+  bar->addWidget(new QLabel(tr("Key:"), this), 0, 0);
+  bar->addWidget(m_kind, 0, 1);
+  bar->addWidget(m_keyEdit, 0, 2, 1, 3);
+  bar->addWidget(m_goButton, 0, 5);
+  bar->addWidget(new QLabel(tr("Filter:"), this), 1, 0);
+  bar->addWidget(m_prefixEdit, 1, 1, 1, 2);
+  bar->addWidget(m_startEdit, 1, 3);
+  bar->addWidget(m_stopEdit, 1, 4);
+  auto* filterButtons = new QHBoxLayout;
+  filterButtons->addWidget(m_filterButton);
+  filterButtons->addWidget(m_clearButton);
+  bar->addLayout(filterButtons, 1, 5);
+  bar->setColumnStretch(2, 1);
+  bar->setColumnStretch(3, 1);
+  bar->setColumnStretch(4, 1);
+
+  m_view = new QTableView(this);
+  m_view->setObjectName(QStringLiteral("browserView"));
+  m_view->setModel(m_model);
+  m_view->setItemDelegate(new VersionsDelegate(m_view));
+  m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  m_view->setWordWrap(false);
+  m_view->setTextElideMode(Qt::ElideRight);
+  m_view->setAlternatingRowColors(true);
+  m_view->horizontalHeader()->setDefaultSectionSize(kCellColumnWidth);
+  m_view->horizontalHeader()->setHighlightSections(false);
+  m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+  m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+  auto* copy = new QAction(tr("Copy as CSV"), m_view);
+  copy->setShortcut(QKeySequence::Copy);
+  copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  m_view->addAction(copy);
+  m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("browserStatus"));
+  m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_inputError = new QLabel(this);
+  m_inputError->setObjectName(QStringLiteral("inputError"));
+  m_inputError->setWordWrap(false);
+  m_stopButton = new QPushButton(tr("Stop"), this);
+  m_stopButton->setToolTip(tr("Stop loading rows"));
+  auto* statusLine = new QHBoxLayout;
+  statusLine->addWidget(m_status);
+  statusLine->addWidget(m_inputError, 1);
+  statusLine->addWidget(m_stopButton);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  layout->addWidget(m_view, 1);
+  layout->addLayout(statusLine);
+
+  connect(m_kind, &QComboBox::currentIndexChanged, this, &DataBrowser::updatePlaceholders);
+  connect(m_goButton, &QPushButton::clicked, this, [this] { goToKey(m_keyEdit->text()); });
+  connect(m_keyEdit, &QLineEdit::returnPressed, this, [this] { goToKey(m_keyEdit->text()); });
+  const auto filter = [this] {
+    applyFilter(m_prefixEdit->text(), m_startEdit->text(), m_stopEdit->text());
+  };
+  connect(m_filterButton, &QPushButton::clicked, this, filter);
+  for (QLineEdit* edit : {m_prefixEdit, m_startEdit, m_stopEdit}) {
+    connect(edit, &QLineEdit::returnPressed, this, filter);
+  }
+  connect(m_clearButton, &QPushButton::clicked, this, &DataBrowser::clearFilter);
+  connect(m_stopButton, &QPushButton::clicked, this, [this] {
+    // Keeps what is loaded; scrolling on fetches again.
+    m_model->stopLoading();
+  });
+  connect(copy, &QAction::triggered, this, &DataBrowser::copySelection);
+  connect(m_view->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
+          &DataBrowser::showHeaderMenu);
+  updatePlaceholders();
+}
+
+void DataBrowser::setWorkspace(const Workspace* ws, const QString& workspaceKey) {
+  m_model->setWorkspace(ws);
+  m_ws = ws;
+  m_workspaceKey = workspaceKey;
+  m_table.reset();
+  m_schema.reset();
+  updateStatus();
+}
+
+void DataBrowser::showTable(const TableOptions& table) {
+  m_table = table;
+  m_schema.reset();
+  m_schemaError.clear();
+  if (!table.keySchema.empty()) {
+    Result<KeySchema> schema = KeySchema::parse(table.keySchema);
+    if (schema) {
+      m_schema = std::move(schema).value();
+    } else {
+      m_schemaError = QString::fromStdString(schema.status().message());
+    }
+  }
+  for (QLineEdit* edit : {m_keyEdit, m_prefixEdit, m_startEdit, m_stopEdit}) edit->clear();
+  if (!m_schema && keyInputKind() == RowKeyInputKind::kComponents)
+    setKeyInputKind(RowKeyInputKind::kEscaped);
+  m_inputError->clear();
+  m_model->setColumnFormats(m_formats->formats(m_workspaceKey, QString::fromStdString(table.name)));
+  reload({}, {}, {});
+}
+
+void DataBrowser::clearTable() {
+  m_table.reset();
+  m_schema.reset();
+  m_model->clear();
+  updateStatus();
+}
+
+QString DataBrowser::tableName() const {
+  return m_table ? QString::fromStdString(m_table->name) : QString();
+}
+
+void DataBrowser::setKeyInputKind(RowKeyInputKind kind) {
+  m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(kind)));
+}
+
+RowKeyInputKind DataBrowser::keyInputKind() const {
+  return static_cast<RowKeyInputKind>(m_kind->currentData().toInt());
+}
+
+void DataBrowser::updatePlaceholders() {
+  m_keyEdit->setPlaceholderText(placeholderFor(keyInputKind()));
+  m_inputError->clear();
+}
+
+Result<Bytes> DataBrowser::readKeyField(const QLineEdit* field) const {
+  return parseRowKeyInput(field->text(), keyInputKind(), m_schema);
+}
+
+void DataBrowser::showInputError(const QString& what, const Status& status) {
+  m_inputError->setText(
+      QStringLiteral("%1: %2").arg(what, QString::fromStdString(status.message())));
+  QPalette palette = m_inputError->palette();
+  palette.setColor(QPalette::WindowText, badTextColor(isDarkPalette(this->palette())));
+  m_inputError->setPalette(palette);
+}
+
+bool DataBrowser::goToKey(const QString& text) {
+  if (!m_table) return false;
+  Result<Bytes> key = parseRowKeyInput(text, keyInputKind(), m_schema);
+  if (!key) {
+    showInputError(tr("Key"), key.status());
+    return false;
+  }
+  m_inputError->clear();
+  // Loaded rows are exactly the rows of [range start, last loaded key]: a
+  // key inside is found there, any other is a new start.
+  const RowRange range = effectiveRange(m_model->query());
+  const int rows = m_model->rowCount();
+  const bool covered =
+      key.value() >= range.start &&
+      (m_model->isComplete() || (rows > 0 && key.value() <= m_model->rowKey(rows - 1)));
+  if (covered) {
+    const int row = m_model->firstRowAtOrAfter(key.value());
+    if (row >= 0) {
+      const QModelIndex index = m_model->index(row, 0);
+      m_view->setCurrentIndex(index);
+      m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
+    }
+    return true;
+  }
+  if (const std::optional<QString> start =
+          formatRowKeyInput(key.value(), keyInputKind(), m_schema)) {
+    m_startEdit->setText(*start);
+  }
+  const BrowseQuery& query = m_model->query();
+  reload(key.value(), query.stopRow, query.prefix);
+  return true;
+}
+
+bool DataBrowser::applyFilter(const QString& prefix, const QString& start, const QString& stop) {
+  if (!m_table) return false;
+  m_prefixEdit->setText(prefix);
+  m_startEdit->setText(start);
+  m_stopEdit->setText(stop);
+  const Result<Bytes> prefixBytes = readKeyField(m_prefixEdit);
+  if (!prefixBytes) {
+    showInputError(tr("Prefix"), prefixBytes.status());
+    return false;
+  }
+  const Result<Bytes> startBytes = readKeyField(m_startEdit);
+  if (!startBytes) {
+    showInputError(tr("Start row"), startBytes.status());
+    return false;
+  }
+  const Result<Bytes> stopBytes = readKeyField(m_stopEdit);
+  if (!stopBytes) {
+    showInputError(tr("Stop row"), stopBytes.status());
+    return false;
+  }
+  m_inputError->clear();
+  reload(startBytes.value(), stopBytes.value(), prefixBytes.value());
+  return true;
+}
+
+void DataBrowser::clearFilter() {
+  if (!m_table) return;
+  for (QLineEdit* edit : {m_prefixEdit, m_startEdit, m_stopEdit}) edit->clear();
+  m_inputError->clear();
+  reload({}, {}, {});
+}
+
+void DataBrowser::reload(const Bytes& start, const Bytes& stop, const Bytes& prefix) {
+  if (!m_table) return;
+  BrowseQuery query;
+  query.table = m_table->name;
+  query.startRow = start;
+  query.stopRow = stop;
+  query.prefix = prefix;
+  query.keySchema = m_schema;
+  m_keyColumnsSized = false;
+  m_model->setQuery(std::move(query));
+  updateStatus();
+}
+
+void DataBrowser::sizeKeyColumns() {
+  if (m_keyColumnsSized || m_model->rowCount() == 0) return;
+  m_keyColumnsSized = true;
+  // Only the key columns, and only over the first page: sizing every column
+  // to every row would paint-measure thousands of cells on the GUI thread.
+  for (int column = 0; column < m_model->firstCellColumn(); ++column) {
+    m_view->resizeColumnToContents(column);
+    m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kMaxKeyColumnWidth));
+  }
+}
+
+QString DataBrowser::copySelection() {
+  const QString csv = selectionAsCsv(*m_model, m_view->selectionModel()->selectedIndexes());
+  if (!csv.isEmpty()) QApplication::clipboard()->setText(csv);
+  return csv;
+}
+
+void DataBrowser::setColumnFormat(int column, ValueFormat format) {
+  const QString name = m_model->columnName(column);
+  if (name.isEmpty() || !m_table) return;
+  m_model->setColumnFormat(name, format);
+  m_formats->setFormat(m_workspaceKey, QString::fromStdString(m_table->name), name, format);
+}
+
+void DataBrowser::showHeaderMenu(const QPoint& at) {
+  const int column = m_view->horizontalHeader()->logicalIndexAt(at);
+  if (column < 0) return;
+  QMenu menu(this);
+  const QString name = m_model->columnName(column);
+  if (m_model->columnKind(column) == CellTableModel::ColumnKind::kComponent) {
+    menu.addAction(tr("%1 is decoded by the key schema").arg(name))->setEnabled(false);
+  } else {
+    menu.addSection(tr("Show %1 as").arg(name));
+    auto* group = new QActionGroup(&menu);
+    const ValueFormat current = m_model->columnFormat(column);
+    for (ValueFormat format : kValueFormats) {
+      QAction* action = menu.addAction(valueFormatLabel(format));
+      action->setCheckable(true);
+      action->setChecked(format == current);
+      group->addAction(action);
+      connect(action, &QAction::triggered, this,
+              [this, column, format] { setColumnFormat(column, format); });
+    }
+  }
+  menu.addSeparator();
+  menu.addAction(tr("Fit column to contents"), this,
+                 [this, column] { m_view->resizeColumnToContents(column); });
+  menu.exec(m_view->horizontalHeader()->mapToGlobal(at));
+}
+
+QString DataBrowser::statusText() const {
+  return m_status->text();
+}
+
+QString DataBrowser::inputErrorText() const {
+  return m_inputError->text();
+}
+
+void DataBrowser::updateStatus() {
+  const bool loading = m_model->isLoading();
+  m_stopButton->setVisible(loading);
+  const bool haveTable = m_table.has_value();
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{m_kind, m_keyEdit, m_goButton, m_prefixEdit, m_startEdit,
+                                       m_stopEdit, m_filterButton, m_clearButton}) {
+    w->setEnabled(haveTable);
+  }
+  if (!haveTable) {
+    m_status->setText(m_ws ? tr("Select a table to browse its rows.") : tr("No workspace open."));
+    return;
+  }
+  QStringList parts;
+  parts << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(m_table->name).toHtmlEscaped());
+  parts << m_model->rowCountText();
+  const int cellColumns = m_model->columnCount() - m_model->firstCellColumn();
+  if (cellColumns > 0) parts << tr("%n column(s)", nullptr, cellColumns);
+  if (loading) parts << tr("loading…");
+  if (m_model->budgetReached()) {
+    parts << tr("stopped after %1 MiB of rows: go to a key or filter to see further")
+                 .arg(m_model->loadedByteBudget() >> 20);
+  }
+  if (!m_schemaError.isEmpty())
+    parts << tr("key schema does not parse: %1").arg(m_schemaError.toHtmlEscaped());
+  QString text = parts.join(QStringLiteral(" · "));
+  if (!m_model->errorText().isEmpty()) {
+    text += QStringLiteral(" · <span style=\"color:%1\">%2</span>")
+                .arg(badTextColor(isDarkPalette(palette())).name(),
+                     m_model->errorText().toHtmlEscaped());
+  }
+  m_status->setText(text);
+}
+
+}  // namespace keyscope

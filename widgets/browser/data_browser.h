@@ -1,0 +1,111 @@
+// DataBrowser: the data browser view. A table's rows × family:qualifier
+// columns (CellTableModel, loaded page by page as the user scrolls), with
+//   - a key box: type a row key (\xNN escapes, hex, or a JSON tuple of the
+//     table's key schema components) and go there;
+//   - prefix and [start, stop) range filters, read the same way;
+//   - a header menu choosing each column's display format, remembered per
+//     workspace, table and column (ColumnFormatStore);
+//   - a badge with each cell's number of versions (VersionsDelegate);
+//   - Copy (Ctrl+C) of the selection as CSV with a header row;
+//   - a status line ("≥ 256 rows", loading, errors) with a Stop button.
+//
+// Thread rules: GUI thread only. Every scan runs on the job runner through
+// the model; nothing here blocks on the engine.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+
+#include "browser/row_key_input.h"
+#include "browser/value_format.h"
+#include "keyscope/key_schema.h"
+#include "keyscope/options.h"
+#include "keyscope/workspace.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace keyscope {
+
+class CellTableModel;
+class ColumnFormatStore;
+class JobRunner;
+
+class DataBrowser : public QWidget {
+  Q_OBJECT
+
+ public:
+  // `runner` and `formats` are not owned and must outlive the browser.
+  DataBrowser(JobRunner* runner, ColumnFormatStore* formats, QWidget* parent = nullptr);
+
+  // The workspace tables are read from, and the name its column formats are
+  // kept under (its path). nullptr detaches: loads stop, the view empties.
+  // REQUIRES: `ws` stays open until the next setWorkspace().
+  void setWorkspace(const Workspace* ws, const QString& workspaceKey);
+  // Shows the table from its first row, with no filter.
+  void showTable(const TableOptions& table);
+  void clearTable();
+  QString tableName() const;
+
+  // What the key box and the filters read their text as.
+  void setKeyInputKind(RowKeyInputKind kind);
+  RowKeyInputKind keyInputKind() const;
+
+  // Goes to the first row at or after the key typed (as the key box does):
+  // selects it when it is loaded, else reloads starting at it. False, with
+  // the reason in the status line, when the text does not parse.
+  bool goToKey(const QString& text);
+  // Shows only rows with `prefix` in [start, stop) (each text in the key
+  // input kind; empty: no bound). False when a text does not parse.
+  bool applyFilter(const QString& prefix, const QString& start, const QString& stop);
+  void clearFilter();
+
+  // The selection as CSV (selection_csv.h), also put on the clipboard.
+  QString copySelection();
+  // Changes a column's display format as the header menu does (and stores it).
+  void setColumnFormat(int column, ValueFormat format);
+
+  CellTableModel* model() const { return m_model; }
+  QTableView* view() const { return m_view; }
+  QString statusText() const;
+  QString inputErrorText() const;  // why the last key or filter did not parse; empty: it did
+
+ private:
+  void buildUi();
+  void updateStatus();
+  void updatePlaceholders();
+  void showHeaderMenu(const QPoint& at);
+  void reload(const Bytes& start, const Bytes& stop, const Bytes& prefix);
+  void showInputError(const QString& what, const Status& status);
+  Result<Bytes> readKeyField(const QLineEdit* field) const;
+  void sizeKeyColumns();
+
+  ColumnFormatStore* m_formats;
+  CellTableModel* m_model = nullptr;
+  const Workspace* m_ws = nullptr;
+  QString m_workspaceKey;
+  std::optional<TableOptions> m_table;
+  std::optional<KeySchema> m_schema;
+  QString m_schemaError;  // the table's key schema does not parse
+
+  QComboBox* m_kind = nullptr;
+  QLineEdit* m_keyEdit = nullptr;
+  QPushButton* m_goButton = nullptr;
+  QLineEdit* m_prefixEdit = nullptr;
+  QLineEdit* m_startEdit = nullptr;
+  QLineEdit* m_stopEdit = nullptr;
+  QPushButton* m_filterButton = nullptr;
+  QPushButton* m_clearButton = nullptr;
+  QTableView* m_view = nullptr;
+  QLabel* m_status = nullptr;
+  QLabel* m_inputError = nullptr;
+  QPushButton* m_stopButton = nullptr;
+  bool m_keyColumnsSized = false;
+};
+
+}  // namespace keyscope
