@@ -1,13 +1,16 @@
 // keyscope: the GUI entry point. Parses the command line, builds the main
 // window, and in screenshot mode (a hidden option for scripts/screenshots)
-// renders the window to a PNG and quits.
+// waits until the window has loaded what it shows, renders it to a PNG and
+// quits.
 //
 //   keyscope [WORKSPACE]
-//   keyscope --screenshot FILE [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab data|lab]
+//            [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
 //
 // GUI thread only.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
@@ -18,6 +21,7 @@
 #include "key_lab/key_schema_view.h"
 #include "main_window.h"
 #include "version.h"
+#include "workspace/workspace_tree.h"
 
 namespace {
 
@@ -52,6 +56,31 @@ void useDarkPalette(QApplication& app) {
   app.setPalette(p);
 }
 
+// Screenshot mode: waits (polling, so the event loop runs) until the window
+// is idle with the table selected, then saves it. 30 s is far more than an
+// open and a first page take; a window still busy then is saved as it is.
+void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QString& table) {
+  auto* clock = new QElapsedTimer;
+  clock->start();
+  auto* poll = new QTimer(window);
+  QObject::connect(poll, &QTimer::timeout, window, [window, file, table, clock, poll] {
+    if (!table.isEmpty() && window->tree()->selectedTable() != table)
+      window->tree()->selectTable(table);
+    const bool settled =
+        window->isIdle() && (table.isEmpty() || window->tree()->selectedTable() == table);
+    if (!settled && clock->elapsed() < 30000) return;
+    poll->stop();
+    delete clock;
+    // 300 ms more: long enough for the last paint and the layout to settle.
+    QTimer::singleShot(300, window, [window, file] {
+      const bool saved = window->grab().save(file, "PNG");
+      if (!saved) std::fprintf(stderr, "keyscope: cannot write %s\n", qPrintable(file));
+      QApplication::exit(saved ? 0 : 1);
+    });
+  });
+  poll->start(100);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -61,8 +90,8 @@ int main(int argc, char* argv[]) {
   QApplication::setApplicationVersion(keyscope::keyscopeVersion());
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("Keyscope: a desktop explorer and design lab for HBase/Bigtable-style tables."));
+  parser.setApplicationDescription(QStringLiteral(
+      "Keyscope: a desktop explorer and design lab for HBase/Bigtable-style tables."));
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("workspace"), QStringLiteral("Workspace to open."),
@@ -78,7 +107,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("key"), QStringLiteral("Key (hex) to decode."), QStringLiteral("HEX"));
   const QCommandLineOption dark =
       hiddenOption(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
-  parser.addOptions({screenshot, schema, tuple, key, dark});
+  const QCommandLineOption table = hiddenOption(
+      QStringLiteral("table"), QStringLiteral("Table to select."), QStringLiteral("NAME"));
+  const QCommandLineOption tab = hiddenOption(
+      QStringLiteral("tab"), QStringLiteral("Tab to show: data or lab."), QStringLiteral("TAB"));
+  parser.addOptions({screenshot, schema, tuple, key, dark, table, tab});
   parser.process(app);
 
   if (parser.isSet(dark)) useDarkPalette(app);
@@ -89,19 +122,16 @@ int main(int argc, char* argv[]) {
   if (parser.isSet(schema)) window.schemaView()->setSchemaText(parser.value(schema));
   if (parser.isSet(tuple)) window.bytesView()->setTupleJson(parser.value(tuple));
   if (parser.isSet(key)) window.bytesView()->setKeyHex(parser.value(key));
-  if (!parser.positionalArguments().isEmpty()) {
-    window.noteWorkspaceArgument(parser.positionalArguments().constFirst());
+  if (parser.isSet(tab)) {
+    window.showTab(parser.value(tab) == QStringLiteral("lab") ? 1 : 0);
+  } else if (parser.isSet(schema) || parser.isSet(tuple) || parser.isSet(key)) {
+    window.showTab(1);  // what was asked for is in the lab
   }
   window.show();
-
-  if (screenshotMode) {
-    const QString file = parser.value(screenshot);
-    // 300 ms: long enough for the first paint and the layout to settle.
-    QTimer::singleShot(300, &window, [&window, file] {
-      const bool saved = window.grab().save(file, "PNG");
-      if (!saved) std::fprintf(stderr, "keyscope: cannot write %s\n", qPrintable(file));
-      QApplication::exit(saved ? 0 : 1);
-    });
+  // A screenshot of the lab alone opens nothing.
+  if (!screenshotMode || !parser.positionalArguments().isEmpty()) {
+    window.openAtStart(parser.positionalArguments());
   }
+  if (screenshotMode) saveWhenSettled(&window, parser.value(screenshot), parser.value(table));
   return QApplication::exec();
 }

@@ -2,17 +2,39 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
 
+#include "browser/cell_table_model.h"
+#include "browser/column_format_store.h"
+#include "browser/data_browser.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
+#include "recent_files.h"
+#include "session.h"
+#include "startup.h"
 #include "version.h"
+#include "workspace/table_info_view.h"
+#include "workspace/workspace_tree.h"
 
 namespace keyscope {
 
@@ -21,18 +43,85 @@ namespace {
 // QSettings keys (organization "Keyscope", application "Keyscope").
 constexpr char kGeometryKey[] = "mainWindow/geometry";
 constexpr char kStateKey[] = "mainWindow/state";
+constexpr char kDockSplitterKey[] = "mainWindow/dockSplitter";
+constexpr char kTabKey[] = "mainWindow/tab";
 constexpr char kLabSplitterKey[] = "keyLab/splitter";
 constexpr char kSchemaKey[] = "keyLab/schema";
 constexpr char kTupleKey[] = "keyLab/tuple";
 
-// What a first start shows: the field-swap design, a good key to begin with.
+// What a first start shows in the lab: the field-swap design, a good key to begin with.
 constexpr size_t kFirstStartDesign = 1;
+
+const QString kWorkspaceFilter = QStringLiteral("Keyscope workspaces (*.ksw);;All files (*)");
+
+enum Tab { kDataTab = 0, kLabTab = 1 };
+
+bool isWorkspaceFile(const QUrl& url) {
+  return url.isLocalFile() &&
+         url.toLocalFile().endsWith(QStringLiteral(".ksw"), Qt::CaseInsensitive);
+}
 
 }  // namespace
 
 MainWindow::MainWindow(bool persistState, QWidget* parent)
     : QMainWindow(parent), m_persistState(persistState) {
+  if (m_persistState) {
+    m_settings = std::make_unique<QSettings>();
+  } else {
+    m_scratch = std::make_unique<QTemporaryDir>();
+    m_settings = std::make_unique<QSettings>(m_scratch->filePath(QStringLiteral("settings.ini")),
+                                             QSettings::IniFormat);
+  }
+  m_recent = std::make_unique<RecentFiles>(m_settings.get());
+  m_formats = std::make_unique<ColumnFormatStore>(m_settings.get());
+  m_session = new Session(this);
   setWindowTitle(tr("Keyscope"));
+  setAcceptDrops(true);
+
+  buildViews();
+  createMenus();
+  restoreSettings();
+
+  connect(m_session, &Session::opened, this, &MainWindow::onOpened);
+  connect(m_session, &Session::aboutToClose, this, &MainWindow::onAboutToClose);
+  connect(m_session, &Session::openFailed, this, &MainWindow::onOpenFailed);
+  connect(m_session, &Session::demoProgress, this, &MainWindow::onDemoProgress);
+  connect(m_session, &Session::busyChanged, this, &MainWindow::onBusyChanged);
+  connect(m_tree, &WorkspaceTree::tableSelected, this, &MainWindow::onTableSelected);
+  connect(m_tableInfo, &TableInfoView::exampleActivated, this, [this](const QString& command) {
+    QApplication::clipboard()->setText(command);
+    statusBar()->showMessage(tr("Copied: %1").arg(command), 5000);
+  });
+}
+
+MainWindow::~MainWindow() {
+  // The views go before the session, which waits for their jobs.
+  m_browser->setWorkspace(nullptr, {});
+  m_tree->setWorkspace(nullptr);
+  m_session->close();
+}
+
+void MainWindow::buildViews() {
+  JobRunner* jobs = m_session->jobs();
+
+  m_tree = new WorkspaceTree(jobs, this);
+  m_tableInfo = new TableInfoView(this);
+  m_dockSplitter = new QSplitter(Qt::Vertical, this);
+  m_dockSplitter->setObjectName(QStringLiteral("dockSplitter"));
+  m_dockSplitter->addWidget(m_tree);
+  m_dockSplitter->addWidget(m_tableInfo);
+  m_dockSplitter->setChildrenCollapsible(false);
+  m_dockSplitter->setStretchFactor(0, 3);
+  m_dockSplitter->setStretchFactor(1, 2);
+  auto* dock = new QDockWidget(tr("Workspace"), this);
+  dock->setObjectName(QStringLiteral("workspaceDock"));
+  dock->setWidget(m_dockSplitter);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                    QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::LeftDockWidgetArea, dock);
+  resizeDocks({dock}, {460}, Qt::Horizontal);
+
+  m_browser = new DataBrowser(jobs, m_formats.get(), this);
 
   m_schemaView = new KeySchemaView(this);
   m_bytesView = new KeyBytesView(this);
@@ -43,48 +132,230 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
   m_labSplitter->setChildrenCollapsible(false);
   m_labSplitter->setStretchFactor(0, 1);
   m_labSplitter->setStretchFactor(1, 1);
-  setCentralWidget(m_labSplitter);
-
   connect(m_schemaView, &KeySchemaView::schemaChanged, this,
           [this] { m_bytesView->setSchema(m_schemaView->schema()); });
   connect(m_schemaView, &KeySchemaView::exampleTupleSuggested, m_bytesView,
           &KeyBytesView::setTupleJson);
 
-  createMenus();
-  statusBar();
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName(QStringLiteral("mainTabs"));
+  m_tabs->setDocumentMode(true);
+  m_tabs->addTab(m_browser, tr("Data"));
+  m_tabs->addTab(m_labSplitter, tr("Key schema lab"));
+  setCentralWidget(m_tabs);
 
-  const ClassicDesign& first = classicDesigns()[kFirstStartDesign];
-  QString schema = QString::fromUtf8(first.schema);
-  QString tuple = QString::fromUtf8(first.exampleTuple);
-  if (m_persistState) {
-    const QSettings settings;
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
-    m_labSplitter->restoreState(settings.value(kLabSplitterKey).toByteArray());
-    schema = settings.value(kSchemaKey, schema).toString();
-    tuple = settings.value(kTupleKey, tuple).toString();
-  }
-  if (!m_persistState || !QSettings().contains(kGeometryKey)) resize(1280, 860);
-  m_schemaView->setSchemaText(schema);
-  m_bytesView->setTupleJson(tuple);
-}
-
-void MainWindow::noteWorkspaceArgument(const QString& path) {
-  statusBar()->showMessage(
-      tr("The workspace window is not built yet; showing the key schema lab (not opened: %1)").arg(path));
+  m_progressLabel = new QLabel(this);
+  m_progressBar = new QProgressBar(this);
+  m_progressBar->setRange(0, 0);  // busy: neither an open nor a demo build knows its length
+  m_progressBar->setMaximumWidth(160);
+  m_cancelButton = new QPushButton(tr("Cancel"), this);
+  statusBar()->addPermanentWidget(m_progressLabel);
+  statusBar()->addPermanentWidget(m_progressBar);
+  statusBar()->addPermanentWidget(m_cancelButton);
+  connect(m_cancelButton, &QPushButton::clicked, m_session, &Session::cancelPending);
+  onBusyChanged(false);
 }
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New Workspace…"), this, &MainWindow::chooseAndCreate)
+      ->setShortcut(QKeySequence::New);
+  file->addAction(tr("&Open Workspace…"), this, &MainWindow::chooseAndOpen)
+      ->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace);
+  file->addSeparator();
+  QAction* close = file->addAction(tr("&Close Workspace"), m_session, &Session::close);
+  close->setShortcut(QKeySequence::Close);
+  file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
+  rebuildRecentMenu();
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Refresh Workspace Tree"), m_tree, &WorkspaceTree::refresh)
+      ->setShortcut(QKeySequence::Refresh);
+  view->addSeparator();
+  view->addAction(tr("&Data Browser"), this, [this] { showTab(kDataTab); })
+      ->setShortcut(tr("Ctrl+1"));
+  view->addAction(tr("&Key Schema Lab"), this, [this] { showTab(kLabTab); })
+      ->setShortcut(tr("Ctrl+2"));
+  view->addSeparator();
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("workspaceDock"))->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about = help->addAction(tr("&About Keyscope"), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
   QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList files = m_recent->files();
+  for (const QString& path : files) {
+    QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                              [this, path] { openWorkspace(path); });
+    action->setToolTip(path);
+    action->setStatusTip(path);
+  }
+  if (files.isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+  m_recentMenu->addSeparator();
+  m_recentMenu->addAction(tr("Clear Recent"), this, [this] {
+    m_recent->clear();
+    rebuildRecentMenu();
+  });
+}
+
+void MainWindow::restoreSettings() {
+  const ClassicDesign& first = classicDesigns()[kFirstStartDesign];
+  QString schema = QString::fromUtf8(first.schema);
+  QString tuple = QString::fromUtf8(first.exampleTuple);
+  const bool restored = m_persistState && m_settings->contains(kGeometryKey);
+  if (m_persistState) {
+    restoreGeometry(m_settings->value(kGeometryKey).toByteArray());
+    restoreState(m_settings->value(kStateKey).toByteArray());
+    m_dockSplitter->restoreState(m_settings->value(kDockSplitterKey).toByteArray());
+    m_labSplitter->restoreState(m_settings->value(kLabSplitterKey).toByteArray());
+    m_tabs->setCurrentIndex(m_settings->value(kTabKey, kDataTab).toInt());
+    schema = m_settings->value(kSchemaKey, schema).toString();
+    tuple = m_settings->value(kTupleKey, tuple).toString();
+  }
+  if (!restored) resize(1400, 900);
+  m_schemaView->setSchemaText(schema);
+  m_bytesView->setTupleJson(tuple);
+}
+
+void MainWindow::saveSettings() const {
+  if (!m_persistState) return;
+  m_settings->setValue(kGeometryKey, saveGeometry());
+  m_settings->setValue(kStateKey, saveState());
+  m_settings->setValue(kDockSplitterKey, m_dockSplitter->saveState());
+  m_settings->setValue(kLabSplitterKey, m_labSplitter->saveState());
+  m_settings->setValue(kTabKey, m_tabs->currentIndex());
+  m_settings->setValue(kSchemaKey, m_schemaView->schemaText());
+  m_settings->setValue(kTupleKey, m_bytesView->tupleJson());
+}
+
+void MainWindow::openAtStart(const QStringList& arguments) {
+  const StartupChoice choice =
+      chooseStartupWorkspace(arguments, m_recent->files(), demoWorkspacePath());
+  if (choice.path.isEmpty()) return;
+  if (choice.buildDemo) {
+    openDemoWorkspace();
+  } else {
+    openWorkspace(choice.path);
+  }
+}
+
+void MainWindow::openWorkspace(const QString& path) {
+  statusBar()->showMessage(tr("Opening %1…").arg(path));
+  m_session->open(path);
+}
+
+void MainWindow::newWorkspace(const QString& path) {
+  statusBar()->showMessage(tr("Creating %1…").arg(path));
+  m_session->open(path, /*create=*/true);
+}
+
+void MainWindow::openDemoWorkspace() {
+  const QString path = demoWorkspacePath();
+  if (QFileInfo::exists(path)) {
+    openWorkspace(path);
+    return;
+  }
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  statusBar()->showMessage(
+      tr("Building the demo workspace in %1 (a minute or two, once)…").arg(path));
+  m_session->buildDemo(path);
+}
+
+void MainWindow::chooseAndOpen() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Workspace"), QString(), kWorkspaceFilter);
+  if (!path.isEmpty()) openWorkspace(path);
+}
+
+void MainWindow::chooseAndCreate() {
+  QString path = QFileDialog::getSaveFileName(this, tr("New Workspace"),
+                                              QStringLiteral("untitled.ksw"), kWorkspaceFilter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".ksw");
+  // The dialog asked before overwriting; a workspace is never overwritten in place.
+  if (QFileInfo::exists(path) && !QFile::remove(path)) {
+    showError(tr("New Workspace"), tr("Cannot replace %1").arg(path));
+    return;
+  }
+  newWorkspace(path);
+}
+
+void MainWindow::showTab(int index) {
+  m_tabs->setCurrentIndex(index);
+}
+
+bool MainWindow::isIdle() const {
+  return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading();
+}
+
+void MainWindow::onOpened(const QString& path) {
+  Workspace* ws = m_session->workspace();
+  m_tree->setWorkspace(ws);
+  m_browser->setWorkspace(ws, path);
+  m_tableInfo->setTable(std::nullopt);
+  m_recent->add(path);
+  rebuildRecentMenu();
+  setWindowTitle(tr("%1 — Keyscope").arg(QFileInfo(path).fileName()));
+  setWindowFilePath(path);
+  statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+}
+
+void MainWindow::onAboutToClose() {
+  m_browser->setWorkspace(nullptr, {});
+  m_tree->setWorkspace(nullptr);
+  m_tableInfo->setTable(std::nullopt);
+  setWindowTitle(tr("Keyscope"));
+}
+
+void MainWindow::onOpenFailed(const QString& path, const QString& message) {
+  if (!QFileInfo::exists(path)) {
+    m_recent->remove(path);
+    rebuildRecentMenu();
+  }
+  showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+            tr("%1\n\n%2").arg(path, message));
+}
+
+void MainWindow::onDemoProgress(const QString& line, int done, int /*total*/) {
+  m_progressLabel->setText(tr("Building the demo (%1 steps done): %2").arg(done).arg(line));
+}
+
+void MainWindow::onBusyChanged(bool busy) {
+  m_progressLabel->setVisible(busy);
+  m_progressBar->setVisible(busy);
+  m_cancelButton->setVisible(busy);
+  if (busy) {
+    m_progressLabel->setText(tr("Working…"));
+  } else {
+    statusBar()->clearMessage();
+  }
+}
+
+void MainWindow::onTableSelected(const QString& table) {
+  const std::optional<TableOptions> options = m_tree->tableOptions(table);
+  m_tableInfo->setTable(options);
+  if (options) {
+    m_browser->showTable(*options);
+  } else {
+    m_browser->clearTable();
+  }
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  m_lastError = message;
+  statusBar()->showMessage(title, 10000);
+  // Tests and screenshots run without a person to click a message box away.
+  if (m_persistState) QMessageBox::warning(this, title, message);
 }
 
 void MainWindow::showAbout() {
@@ -99,14 +370,16 @@ void MainWindow::showAbout() {
           .arg(keyscopeVersion(), QString::fromLatin1(qVersion())));
 }
 
-void MainWindow::saveSettings() const {
-  if (!m_persistState) return;
-  QSettings settings;
-  settings.setValue(kGeometryKey, saveGeometry());
-  settings.setValue(kStateKey, saveState());
-  settings.setValue(kLabSplitterKey, m_labSplitter->saveState());
-  settings.setValue(kSchemaKey, m_schemaView->schemaText());
-  settings.setValue(kTupleKey, m_bytesView->tupleJson());
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() == 1 && isWorkspaceFile(urls.first())) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() != 1 || !isWorkspaceFile(urls.first())) return;
+  event->acceptProposedAction();
+  openWorkspace(urls.first().toLocalFile());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,48 +1,124 @@
-// MainWindow: Keyscope's main window. For now its one view is the key schema
-// lab (a schema view above a key bytes view); the workspace views of
-// DESIGN.md are not built yet. Wiring only: menus, the splitter, and
-// window state and the last schema/tuple kept in QSettings.
+// MainWindow: Keyscope's main window over one workspace. Wiring only:
+//   - a dock with the workspace tree (tables → families → regions) above the
+//     selected table's description and example commands;
+//   - tabs for the data browser and the key schema lab;
+//   - File > New / Open / Open Recent / Open Demo Workspace / Close, drag and
+//     drop of a .ksw file, View > Refresh;
+//   - a status line with the progress of an open or a demo build (Cancel).
+// The Session owns the workspace and the job runner; the views read through
+// them. Window state, the lab's last schema and tuple, recent files and the
+// browser's column formats persist in QSettings.
 //
 // GUI thread only.
 #pragma once
 
 #include <QMainWindow>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
 
 class QCloseEvent;
+class QDragEnterEvent;
+class QDropEvent;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSettings;
 class QSplitter;
+class QTabWidget;
+class QTemporaryDir;
 
 namespace keyscope {
 
+class ColumnFormatStore;
+class DataBrowser;
 class KeyBytesView;
 class KeySchemaView;
+class RecentFiles;
+class Session;
+class TableInfoView;
+class WorkspaceTree;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  // With `persistState`, window geometry and the lab's last schema and tuple
-  // are restored now and saved on close; without it (screenshots, tests) the
-  // window starts from the defaults and writes nothing.
+  // With `persistState`, window state, recent files, the lab's schema and
+  // tuple and column formats are read from the user's settings and written
+  // back; without it (screenshots, tests) the window starts from the
+  // defaults and keeps its settings in a scratch file that is thrown away.
   explicit MainWindow(bool persistState, QWidget* parent = nullptr);
+  ~MainWindow() override;
 
+  // Opens what startup.h says for these command-line arguments.
+  void openAtStart(const QStringList& arguments);
+  // Open (off the GUI thread) an existing workspace file, a new one, or the
+  // demo workspace (built first when missing). Errors go to a message box
+  // when persisting state, else only to lastError() and the status line.
+  void openWorkspace(const QString& path);
+  void newWorkspace(const QString& path);
+  void openDemoWorkspace();
+
+  // The tab shown: 0 data browser, 1 key schema lab.
+  void showTab(int index);
+
+  Session* session() const { return m_session; }
+  WorkspaceTree* tree() const { return m_tree; }
+  DataBrowser* browser() const { return m_browser; }
+  TableInfoView* tableInfo() const { return m_tableInfo; }
   KeySchemaView* schemaView() const { return m_schemaView; }
   KeyBytesView* bytesView() const { return m_bytesView; }
-
-  // A workspace path was given on the command line.
-  void noteWorkspaceArgument(const QString& path);
+  // Nothing is loading: no open, build, refresh or page under way.
+  bool isIdle() const;
+  // The last error shown (tests and screenshots never see message boxes).
+  QString lastError() const { return m_lastError; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
+  void buildViews();
   void createMenus();
-  void showAbout();
+  void rebuildRecentMenu();
+  void restoreSettings();
   void saveSettings() const;
 
+  void onOpened(const QString& path);
+  void onAboutToClose();
+  void onOpenFailed(const QString& path, const QString& message);
+  void onDemoProgress(const QString& line, int done, int total);
+  void onBusyChanged(bool busy);
+  void onTableSelected(const QString& table);
+  void showError(const QString& title, const QString& message);
+  void showAbout();
+  void chooseAndOpen();
+  void chooseAndCreate();
+
   bool m_persistState = false;
+  std::unique_ptr<QTemporaryDir> m_scratch;  // settings when not persisting
+  std::unique_ptr<QSettings> m_settings;
+  std::unique_ptr<RecentFiles> m_recent;
+  std::unique_ptr<ColumnFormatStore> m_formats;
+  Session* m_session = nullptr;
+
+  QTabWidget* m_tabs = nullptr;
+  WorkspaceTree* m_tree = nullptr;
+  TableInfoView* m_tableInfo = nullptr;
+  QSplitter* m_dockSplitter = nullptr;
+  DataBrowser* m_browser = nullptr;
   QSplitter* m_labSplitter = nullptr;
   KeySchemaView* m_schemaView = nullptr;
   KeyBytesView* m_bytesView = nullptr;
+  QMenu* m_recentMenu = nullptr;
+
+  QLabel* m_progressLabel = nullptr;
+  QProgressBar* m_progressBar = nullptr;
+  QPushButton* m_cancelButton = nullptr;
+  QString m_lastError;
 };
 
 }  // namespace keyscope

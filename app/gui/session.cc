@@ -1,0 +1,137 @@
+// Session (see session.h). GUI thread only; open and demo jobs run on the
+// runner and hand back a Workspace or a Status.
+#include "session.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <utility>
+
+#include "keyscope/demo.h"
+
+namespace keyscope {
+
+namespace {
+
+// Removes a workspace file and its SQLite companions (any thread).
+void removeWorkspaceFiles(const QString& path) {
+  for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+    QFile::remove(path + suffix);
+  }
+}
+
+// Builds the demo into `building` and renames it to `path` (a worker thread).
+Status buildDemoFile(const QString& path, const QString& building, JobControl& job) {
+  removeWorkspaceFiles(building);  // a crashed build's leftovers
+  Status status;
+  {
+    Result<std::unique_ptr<Workspace>> ws = Workspace::open(building.toStdString());
+    if (!ws) return ws.status();
+    int lines = 0;
+    demo::BuildOptions options;
+    options.progress = [&job, &lines](const std::string& line) {
+      job.reportProgress({++lines, 0, QString::fromStdString(line)});
+    };
+    options.cancel = job.cancelToken();
+    Result<demo::BuildSummary> built = demo::build(*ws.value(), options);
+    status = built.status();
+  }  // the workspace closes here, before the rename
+  if (status.isOk() && !QFile::rename(building, path)) {
+    status =
+        Status::ioError("cannot rename " + building.toStdString() + " to " + path.toStdString());
+  }
+  if (!status.isOk()) removeWorkspaceFiles(building);
+  return status;
+}
+
+}  // namespace
+
+Session::Session(QObject* parent) : QObject(parent), m_openChannel(m_jobs.newChannel()) {}
+
+Session::~Session() {
+  close();
+}
+
+void Session::open(const QString& path, bool create) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  if (create && QFileInfo::exists(absolute)) {
+    emit openFailed(absolute, tr("%1 already exists").arg(absolute));
+    return;
+  }
+  if (!create && !QFileInfo::exists(absolute)) {
+    emit openFailed(absolute, tr("There is no file %1").arg(absolute));
+    return;
+  }
+  setBusy(true);
+  m_jobs.submit(
+      m_openChannel, this,
+      [absolute, create](JobControl&) {
+        OpenOptions options;
+        options.createIfMissing = create;
+        return Workspace::open(absolute.toStdString(), options);
+      },
+      [this, absolute](Result<std::unique_ptr<Workspace>> ws) {
+        setBusy(false);
+        if (!ws) {
+          emit openFailed(absolute, QString::fromStdString(ws.status().message()));
+          return;
+        }
+        adopt(absolute, std::move(ws).value());
+      });
+}
+
+void Session::buildDemo(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  const QString building = absolute + QStringLiteral(".building");
+  setBusy(true);
+  m_jobs.submit(
+      m_openChannel, this,
+      [absolute, building](JobControl& job) { return buildDemoFile(absolute, building, job); },
+      [this, absolute](Status status) {
+        setBusy(false);
+        if (!status.isOk()) {
+          emit openFailed(absolute, QString::fromStdString(status.message()));
+          return;
+        }
+        open(absolute);
+      },
+      [this](const JobProgress& progress) {
+        emit demoProgress(progress.text, static_cast<int>(progress.done),
+                          static_cast<int>(progress.total));
+      });
+}
+
+void Session::cancelPending() {
+  if (!m_busy) return;
+  m_jobs.cancel(m_openChannel);
+  setBusy(false);
+}
+
+void Session::adopt(const QString& path, std::unique_ptr<Workspace> workspace) {
+  close();
+  m_workspace = std::move(workspace);
+  m_path = path;
+  emit opened(path);
+}
+
+void Session::close() {
+  if (!m_workspace) return;
+  emit aboutToClose();
+  // Every job that might read the workspace is done before it closes. Only
+  // the open channel's job (a demo build into another file) does not read
+  // it, but it is cancelled too: opening something else supersedes it.
+  m_jobs.cancelAll();
+  m_jobs.waitForDone();
+  setBusy(false);
+  m_workspace.reset();
+  m_path.clear();
+  emit closed();
+}
+
+void Session::setBusy(bool busy) {
+  if (busy == m_busy) return;
+  m_busy = busy;
+  emit busyChanged(busy);
+}
+
+}  // namespace keyscope

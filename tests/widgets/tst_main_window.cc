@@ -1,0 +1,184 @@
+// Qt Test for the main window's wiring (app/gui, linked as keyscope_gui):
+// opening a workspace fills the tree with tables, families and regions;
+// selecting a table shows its description and examples and browses it; a
+// missing file is an error, not a crash; the session waits for jobs before
+// the workspace closes; the startup choice and recent files.
+#include <QAbstractItemModelTester>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QTreeView>
+
+#include <atomic>
+#include <memory>
+
+#include "browser/cell_table_model.h"
+#include "browser/data_browser.h"
+#include "main_window.h"
+#include "recent_files.h"
+#include "session.h"
+#include "startup.h"
+#include "test_workspace.h"
+#include "workspace/table_info_view.h"
+#include "workspace/workspace_tree.h"
+#include "workspace/workspace_tree_model.h"
+
+using keyscope::MainWindow;
+using keyscope::WorkspaceTreeModel;
+
+namespace {
+
+QStringList childNames(const QAbstractItemModel* model, const QModelIndex& parent) {
+  QStringList names;
+  for (int row = 0; row < model->rowCount(parent); ++row)
+    names << model->index(row, 0, parent).data().toString();
+  return names;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_path;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_path = m_dir.filePath(QStringLiteral("window.ksw"));
+    auto ws = keyscope::test::openWorkspace(m_path);
+    keyscope::test::fillNumberedTable(*ws, 300, 0);
+    keyscope::test::fillKeyedTable(*ws, 5);
+    keyscope::test::check(ws->flush("t"), "flush");
+    keyscope::test::check(ws->split("t", std::string("row00150")).status(), "split");
+  }
+
+  void openingAWorkspaceFillsTheTree() {
+    MainWindow window(/*persistState=*/false);
+    QAbstractItemModelTester tester(window.tree()->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    window.openWorkspace(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->workspace() != nullptr, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isIdle(), 10000);
+    const WorkspaceTreeModel* model = window.tree()->model();
+    QCOMPARE(childNames(model, {}), (QStringList{QStringLiteral("keyed"), QStringLiteral("t")}));
+    const QModelIndex t = model->tableIndex(QStringLiteral("t"));
+    QCOMPARE(childNames(model, t),
+             (QStringList{QStringLiteral("Families"), QStringLiteral("Regions (2)")}));
+    const QModelIndex families = model->index(0, 0, t);
+    QCOMPARE(childNames(model, families), (QStringList{QStringLiteral("d"), QStringLiteral("m")}));
+    QVERIFY(
+        model->index(0, 1, families).data().toString().startsWith(QStringLiteral("VERSIONS 5")));
+    const QModelIndex regions = model->index(1, 0, t);
+    const QString firstRegion = model->index(0, 1, regions).data().toString();
+    QVERIFY2(firstRegion.contains(QStringLiteral("[start, row00150)")), qPrintable(firstRegion));
+    QVERIFY2(firstRegion.contains(QStringLiteral("server ")), qPrintable(firstRegion));
+    QVERIFY2(firstRegion.contains(QStringLiteral(" cells")), qPrintable(firstRegion));
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("window.ksw")));
+  }
+
+  void selectingATableShowsItsDescriptionAndBrowsesIt() {
+    MainWindow window(/*persistState=*/false);
+    window.openWorkspace(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(window.tree()->model()->tableIndex(QStringLiteral("t")).isValid(),
+                             10000);
+    QVERIFY(window.tree()->selectTable(QStringLiteral("t")));
+    QCOMPARE(window.tableInfo()->table()->name, std::string("t"));
+    const QString info = window.tableInfo()->toPlainText();
+    QVERIFY2(info.contains(QStringLiteral("Numbered rows for tests.")), qPrintable(info));
+    QVERIFY2(info.contains(QStringLiteral("scan 't', {LIMIT => 5}")), qPrintable(info));
+    QCOMPARE(window.browser()->tableName(), QStringLiteral("t"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.browser()->model()->rowCount(), 256, 10000);
+    // A family's row selects its table too.
+    const QModelIndex keyed = window.tree()->model()->tableIndex(QStringLiteral("keyed"));
+    window.tree()->view()->setCurrentIndex(window.tree()->model()->index(0, 0, keyed));
+    QCOMPARE(window.browser()->tableName(), QStringLiteral("keyed"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.browser()->model()->rowCount(), 10, 10000);
+    QCOMPARE(window.browser()->model()->columnName(1), QStringLiteral("row.metric"));
+  }
+
+  void aMissingFileIsAnErrorAndNothingOpens() {
+    MainWindow window(/*persistState=*/false);
+    QSignalSpy failed(window.session(), &keyscope::Session::openFailed);
+    window.openWorkspace(m_dir.filePath(QStringLiteral("absent.ksw")));
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(window.session()->workspace() == nullptr);
+    QVERIFY(window.lastError().contains(QStringLiteral("absent.ksw")));
+  }
+
+  void openingAnotherWorkspaceReplacesTheFirst() {
+    const QString other = m_dir.filePath(QStringLiteral("other.ksw"));
+    MainWindow window(/*persistState=*/false);
+    window.openWorkspace(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->workspace() != nullptr, 10000);
+    window.tree()->selectTable(QStringLiteral("t"));
+    window.newWorkspace(other);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), other, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isIdle(), 10000);
+    QCOMPARE(window.tree()->model()->rowCount(), 0);
+    QCOMPARE(window.browser()->tableName(), QString());
+    QCOMPARE(window.browser()->model()->rowCount(), 0);
+  }
+
+  void theSessionWaitsForJobsBeforeTheWorkspaceCloses() {
+    keyscope::Session session;
+    session.open(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(session.workspace() != nullptr, 10000);
+    std::atomic<bool> started{false};
+    std::atomic<bool> finished{false};
+    QObject context;
+    const keyscope::Workspace* ws = session.workspace();
+    session.jobs()->submit(
+        session.jobs()->newChannel(), &context,
+        [ws, &started, &finished](keyscope::JobControl& job) {
+          started = true;
+          while (!job.isCancelled()) QThread::msleep(1);
+          finished = ws->tableExists("t");  // the workspace is still open here
+          return 0;
+        },
+        [](int) {});
+    QTRY_VERIFY(started.load());
+    session.close();
+    QVERIFY(finished.load());
+    QVERIFY(session.workspace() == nullptr);
+  }
+
+  void startupPrefersTheArgumentThenARecentFileThenTheDemo() {
+    using keyscope::chooseStartupWorkspace;
+    const QString demo = m_dir.filePath(QStringLiteral("demo.ksw"));
+    const QString gone = m_dir.filePath(QStringLiteral("gone.ksw"));
+    auto choice = chooseStartupWorkspace({QStringLiteral("x.ksw")}, {m_path}, demo);
+    QCOMPARE(choice.path, QStringLiteral("x.ksw"));
+    QVERIFY(!choice.buildDemo);
+    choice = chooseStartupWorkspace({}, {gone, m_path}, demo);
+    QCOMPARE(choice.path, m_path);
+    choice = chooseStartupWorkspace({}, {gone}, demo);
+    QCOMPARE(choice.path, demo);
+    QVERIFY(choice.buildDemo);  // not there yet
+    choice = chooseStartupWorkspace({}, {}, m_path);
+    QVERIFY(!choice.buildDemo);
+    QVERIFY(keyscope::demoWorkspacePath().endsWith(QStringLiteral("keyscope/demo.ksw")));
+  }
+
+  void recentFilesKeepTheNewestFirstWithoutDuplicates() {
+    QSettings settings(m_dir.filePath(QStringLiteral("recent.ini")), QSettings::IniFormat);
+    keyscope::RecentFiles recent(&settings);
+    for (int i = 0; i < keyscope::RecentFiles::kMax + 3; ++i)
+      recent.add(QStringLiteral("/w/%1.ksw").arg(i));
+    recent.add(QStringLiteral("/w/5.ksw"));
+    const QStringList files = recent.files();
+    QCOMPARE(files.size(), keyscope::RecentFiles::kMax);
+    QCOMPARE(files.first(), QStringLiteral("/w/5.ksw"));
+    QCOMPARE(files.count(QStringLiteral("/w/5.ksw")), 1);
+    QCOMPARE(files.at(1), QStringLiteral("/w/%1.ksw").arg(keyscope::RecentFiles::kMax + 2));
+    recent.remove(QStringLiteral("/w/5.ksw"));
+    QVERIFY(!recent.files().contains(QStringLiteral("/w/5.ksw")));
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,157 @@
+// WorkspaceTreeModel (see workspace_tree_model.h). GUI thread only.
+#include "workspace/workspace_tree_model.h"
+
+#include <QLocale>
+
+#include "keyscope/byte_format.h"
+
+namespace keyscope {
+
+namespace {
+
+// Long keys are cut for the tree; the full range is in the tooltip.
+constexpr qsizetype kMaxBoundChars = 32;
+
+QString sizeText(uint64_t bytes) {
+  return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+QString compressionName(Compression compression) {
+  return compression == Compression::kZstd ? QStringLiteral("ZSTD")
+                                           : QStringLiteral("no compression");
+}
+
+QString bloomName(BloomType bloom) {
+  switch (bloom) {
+    case BloomType::kNone:
+      return QStringLiteral("no bloom filter");
+    case BloomType::kRow:
+      return QStringLiteral("bloom ROW");
+    case BloomType::kRowCol:
+      return QStringLiteral("bloom ROWCOL");
+  }
+  return {};
+}
+
+QString ttlText(int64_t seconds) {
+  if (seconds >= kTtlForever) return QStringLiteral("TTL forever");
+  if (seconds % 86400 == 0) return QStringLiteral("TTL %1 d").arg(seconds / 86400);
+  if (seconds % 3600 == 0) return QStringLiteral("TTL %1 h").arg(seconds / 3600);
+  return QStringLiteral("TTL %1 s").arg(seconds);
+}
+
+QList<QStandardItem*> itemRow(const QString& name, const QString& details,
+                              WorkspaceTreeModel::ItemKind kind, const QString& table,
+                              const QString& tooltip = {}) {
+  auto* nameItem = new QStandardItem(name);
+  auto* detailsItem = new QStandardItem(details);
+  for (QStandardItem* item : {nameItem, detailsItem}) {
+    item->setEditable(false);
+    item->setData(static_cast<int>(kind), WorkspaceTreeModel::KindRole);
+    item->setData(table, WorkspaceTreeModel::TableNameRole);
+    item->setToolTip(tooltip.isEmpty() ? details : tooltip);
+  }
+  return {nameItem, detailsItem};
+}
+
+}  // namespace
+
+WorkspaceTreeModel::WorkspaceTreeModel(QObject* parent) : QStandardItemModel(parent) {
+  clearOutline();
+}
+
+void WorkspaceTreeModel::clearOutline() {
+  clear();
+  setHorizontalHeaderLabels({tr("Name"), tr("Details")});
+}
+
+void WorkspaceTreeModel::setOutline(const WorkspaceOutline& outline) {
+  clearOutline();
+  for (const TableOutline& table : outline.tables) addTable(table);
+}
+
+QModelIndex WorkspaceTreeModel::tableIndex(const QString& table) const {
+  for (int row = 0; row < rowCount(); ++row) {
+    const QModelIndex index = this->index(row, 0);
+    if (index.data(TableNameRole).toString() == table) return index;
+  }
+  return {};
+}
+
+QString WorkspaceTreeModel::familySummary(const FamilyOptions& family) {
+  QStringList parts;
+  parts << QStringLiteral("VERSIONS %1").arg(family.maxVersions);
+  if (family.minVersions > 0) parts << QStringLiteral("MIN_VERSIONS %1").arg(family.minVersions);
+  parts << ttlText(family.ttlSeconds);
+  if (family.keepDeletedCells == KeepDeletedCells::kTrue)
+    parts << QStringLiteral("KEEP_DELETED_CELLS");
+  if (family.keepDeletedCells == KeepDeletedCells::kTtl)
+    parts << QStringLiteral("KEEP_DELETED_CELLS TTL");
+  parts << compressionName(family.compression) << bloomName(family.bloomFilter);
+  parts << QStringLiteral("%1 blocks").arg(sizeText(family.blockSize));
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString WorkspaceTreeModel::rowBound(BytesView row, bool isStart) {
+  if (row.empty()) return isStart ? QStringLiteral("start") : QStringLiteral("end");
+  QString text = QString::fromStdString(toStringBinary(row));
+  if (text.size() > kMaxBoundChars) text = text.left(kMaxBoundChars - 1) + QStringLiteral("…");
+  return text;
+}
+
+QString WorkspaceTreeModel::regionSummary(const RegionInfo& region) {
+  QStringList parts;
+  parts << QStringLiteral("server %1").arg(region.server);
+  parts << QStringLiteral("[%1, %2)")
+               .arg(rowBound(region.startRow, true), rowBound(region.endRow, false));
+  parts << QStringLiteral("%1 stored, %2 raw")
+               .arg(sizeText(region.storedBytes), sizeText(region.rawBytes));
+  if (region.memstoreBytes > 0)
+    parts << QStringLiteral("%1 in memstore").arg(sizeText(region.memstoreBytes));
+  parts
+      << QStringLiteral("%1 cells").arg(QLocale().toString(static_cast<qulonglong>(region.cells)));
+  parts << (region.storeFiles == 1 ? QStringLiteral("1 file")
+                                   : QStringLiteral("%1 files").arg(region.storeFiles));
+  return parts.join(QStringLiteral(" · "));
+}
+
+void WorkspaceTreeModel::addTable(const TableOutline& table) {
+  const QString name = QString::fromStdString(table.options.name);
+  uint64_t stored = 0;
+  for (const RegionInfo& region : table.regions)
+    stored += region.storedBytes + region.memstoreBytes;
+  QString details;
+  if (!table.error.empty()) {
+    details = QString::fromStdString(table.error);
+  } else {
+    details = tr("%n families", nullptr, static_cast<int>(table.options.families.size())) +
+              QStringLiteral(" · ") +
+              tr("%n regions", nullptr, static_cast<int>(table.regions.size())) +
+              QStringLiteral(" · ") + sizeText(stored);
+  }
+  const QString tooltip = table.options.description.empty()
+                              ? details
+                              : QString::fromStdString(table.options.description);
+  QList<QStandardItem*> tableRow = itemRow(name, details, ItemKind::kTable, name, tooltip);
+
+  QList<QStandardItem*> families = itemRow(tr("Families"), QString(), ItemKind::kFamilyGroup, name);
+  for (const FamilyOptions& family : table.options.families) {
+    families.first()->appendRow(itemRow(QString::fromStdString(family.name), familySummary(family),
+                                        ItemKind::kFamily, name));
+  }
+  tableRow.first()->appendRow(families);
+
+  QList<QStandardItem*> regions = itemRow(tr("Regions (%1)").arg(table.regions.size()), QString(),
+                                          ItemKind::kRegionGroup, name);
+  for (const RegionInfo& region : table.regions) {
+    const QString range = QStringLiteral("[%1, %2)")
+                              .arg(QString::fromStdString(toStringBinary(region.startRow)),
+                                   QString::fromStdString(toStringBinary(region.endRow)));
+    regions.first()->appendRow(itemRow(tr("region %1").arg(region.id), regionSummary(region),
+                                       ItemKind::kRegion, name, range));
+  }
+  tableRow.first()->appendRow(regions);
+  appendRow(tableRow);
+}
+
+}  // namespace keyscope
