@@ -37,9 +37,9 @@ Status Statement::prepare(sqlite3* db, const char* sql) {
 
 Status Statement::run(std::string_view what) {
   const int rc = step();
+  Status status = rc == SQLITE_DONE || rc == SQLITE_ROW ? Status::ok() : error(rc, what);
   reset();
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return error(rc, what);
-  return Status::ok();
+  return status;
 }
 
 }  // namespace keyscope::engine

@@ -1,4 +1,5 @@
-// Small RAII helpers over the SQLite C API, for the engine's own statements.
+// Small RAII helpers over the SQLite C API, for the engine's and the
+// statistics' statements.
 // Not thread-safe: a Statement belongs to its connection's thread.
 #pragma once
 
@@ -29,6 +30,8 @@ class Statement {
   Statement(Statement&& other) noexcept : m_db(other.m_db), m_stmt(other.m_stmt) { other.m_stmt = nullptr; }
 
   Status prepare(sqlite3* db, const char* sql);
+  // Prepares `sql` the first time; later calls keep the statement.
+  Status prepareOnce(sqlite3* db, const char* sql) { return prepared() ? Status::ok() : prepare(db, sql); }
   void finalize() {
     sqlite3_finalize(m_stmt);
     m_stmt = nullptr;
@@ -36,6 +39,8 @@ class Statement {
   bool prepared() const { return m_stmt != nullptr; }
 
   void bindInt(int index, int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+  void bindDouble(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
+  void bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
   void bindBlob(int index, BytesView value) {
     // A null pointer would bind SQL NULL; an empty row key is an empty blob.
     sqlite3_bind_blob64(m_stmt, index, value.data() != nullptr ? value.data() : "", value.size(), SQLITE_TRANSIENT);
@@ -48,6 +53,22 @@ class Statement {
   int step() { return sqlite3_step(m_stmt); }
   // Steps a statement that returns no rows, then resets it.
   Status run(std::string_view what);
+  // Steps a query to its end, calling f() on each row, then resets it.
+  template <typename F>
+  Status eachRow(std::string_view what, F&& f) {
+    for (;;) {
+      const int rc = step();
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) {
+        Status s = error(rc, what);
+        reset();
+        return s;
+      }
+      f();
+    }
+    reset();
+    return Status::ok();
+  }
   void reset() {
     sqlite3_reset(m_stmt);
     sqlite3_clear_bindings(m_stmt);
@@ -56,6 +77,8 @@ class Statement {
 
   int64_t columnInt(int index) const { return sqlite3_column_int64(m_stmt, index); }
   int columnType(int index) const { return sqlite3_column_type(m_stmt, index); }
+  bool columnIsNull(int index) const { return columnType(index) == SQLITE_NULL; }
+  double columnDouble(int index) const { return sqlite3_column_double(m_stmt, index); }
   BytesView columnBlob(int index) const {
     const void* data = sqlite3_column_blob(m_stmt, index);
     const int size = sqlite3_column_bytes(m_stmt, index);

@@ -54,7 +54,7 @@
 
 #include <string>
 
-#include "stats/stats_sql.h"
+#include "engine/sqlite_util.h"
 
 namespace keyscope::stats {
 
@@ -91,7 +91,7 @@ Status deleteTableStatistics(sqlite3* db, int64_t tableId) {
        {"DELETE FROM region_stats WHERE region_id IN (SELECT region_id FROM region_totals WHERE table_id = ?1)",
         "DELETE FROM region_totals WHERE table_id = ?1", "DELETE FROM key_samples WHERE table_id = ?1",
         "DELETE FROM key_sample_sets WHERE table_id = ?1"}) {
-    SqlStatement st;
+    engine::Statement st;
     if (Status s = st.prepareOnce(db, sql); !s) return s;
     st.bindInt(1, tableId);
     if (Status s = st.run("deleting a dropped table's statistics"); !s) return s;

@@ -13,7 +13,7 @@ namespace {
 int64_t stored(uint64_t v) { return static_cast<int64_t>(v); }
 uint64_t loaded(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
-void bindCounters(SqlStatement& st, int first, const LoadCounters& c) {
+void bindCounters(engine::Statement& st, int first, const LoadCounters& c) {
   st.bindInt(first, stored(c.reads));
   st.bindInt(first + 1, stored(c.writes));
   st.bindInt(first + 2, stored(c.cellsRead));
@@ -22,7 +22,7 @@ void bindCounters(SqlStatement& st, int first, const LoadCounters& c) {
   st.bindInt(first + 5, stored(c.bytesWritten));
 }
 
-LoadCounters countersAt(const SqlStatement& st, int first) {
+LoadCounters countersAt(const engine::Statement& st, int first) {
   LoadCounters c;
   c.reads = loaded(st.columnInt(first));
   c.writes = loaded(st.columnInt(first + 1));
@@ -106,7 +106,7 @@ Status StatsWriter::mergeSamples(int64_t tableId, int64_t bucket, const Reservoi
       return s;
     m_selectSamples.bindInt(1, tableId);
     m_selectSamples.bindInt(2, bucket);
-    const SqlStatement& row = m_selectSamples;
+    const engine::Statement& row = m_selectSamples;
     if (Status s = m_selectSamples.eachRow("reading a key sample",
                                            [&] {
                                              m_merged.offer(row.columnDouble(6), row.columnBlob(1), row.columnInt(0),
@@ -173,7 +173,7 @@ Status StatsReader::regionBuckets(int64_t regionId, BucketRange range, std::vect
   m_regionBuckets.bindInt(1, regionId);
   m_regionBuckets.bindInt(2, range.first);
   m_regionBuckets.bindInt(3, range.end);
-  const SqlStatement& row = m_regionBuckets;
+  const engine::Statement& row = m_regionBuckets;
   return m_regionBuckets.eachRow("reading region statistics", [&] {
     ++m_rowsRead;
     out->push_back({row.columnInt(0), static_cast<int32_t>(row.columnInt(1)), countersAt(row, 2)});
@@ -206,7 +206,7 @@ Status StatsReader::serverBuckets(BucketRange range, std::vector<ServerBucketRow
     return s;
   m_serverBuckets.bindInt(1, range.first);
   m_serverBuckets.bindInt(2, range.end);
-  const SqlStatement& row = m_serverBuckets;
+  const engine::Statement& row = m_serverBuckets;
   return m_serverBuckets.eachRow("reading server statistics", [&] {
     ++m_rowsRead;
     out->push_back({row.columnInt(0), static_cast<int32_t>(row.columnInt(1)), countersAt(row, 2)});
@@ -224,7 +224,7 @@ Status StatsReader::samples(int64_t tableId, BucketRange range, std::vector<Stor
   m_thresholds.bindInt(1, tableId);
   m_thresholds.bindInt(2, range.first);
   m_thresholds.bindInt(3, range.end);
-  const SqlStatement& set = m_thresholds;
+  const engine::Statement& set = m_thresholds;
   if (Status s = m_thresholds.eachRow("reading key samples",
                                       [&] {
                                         ++m_rowsRead;
@@ -244,7 +244,7 @@ Status StatsReader::samples(int64_t tableId, BucketRange range, std::vector<Stor
   m_samples.bindInt(1, tableId);
   m_samples.bindInt(2, range.first);
   m_samples.bindInt(3, range.end);
-  const SqlStatement& row = m_samples;
+  const engine::Statement& row = m_samples;
   return m_samples.eachRow("reading key samples", [&] {
     ++m_rowsRead;
     StoredSample s;

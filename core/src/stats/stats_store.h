@@ -15,7 +15,7 @@
 #include "keyscope/statistics.h"
 #include "keyscope/status.h"
 #include "stats/key_reservoir.h"
-#include "stats/stats_sql.h"
+#include "engine/sqlite_util.h"
 #include "stats/stats_time.h"
 
 namespace keyscope::stats {
@@ -34,14 +34,14 @@ class StatsWriter {
  private:
 
   sqlite3* m_db;
-  SqlStatement m_regionBucket;
-  SqlStatement m_regionTotal;
-  SqlStatement m_serverBucket;
-  SqlStatement m_selectSamples;
-  SqlStatement m_selectSet;
-  SqlStatement m_deleteSamples;
-  SqlStatement m_insertSample;
-  SqlStatement m_upsertSet;
+  engine::Statement m_regionBucket;
+  engine::Statement m_regionTotal;
+  engine::Statement m_serverBucket;
+  engine::Statement m_selectSamples;
+  engine::Statement m_selectSet;
+  engine::Statement m_deleteSamples;
+  engine::Statement m_insertSample;
+  engine::Statement m_upsertSet;
   Reservoir m_merged;
 };
 
@@ -87,11 +87,11 @@ class StatsReader {
 
  private:
   sqlite3* m_db;
-  SqlStatement m_regionBuckets;
-  SqlStatement m_regionTotal;
-  SqlStatement m_serverBuckets;
-  SqlStatement m_samples;
-  SqlStatement m_thresholds;
+  engine::Statement m_regionBuckets;
+  engine::Statement m_regionTotal;
+  engine::Statement m_serverBuckets;
+  engine::Statement m_samples;
+  engine::Statement m_thresholds;
   uint64_t m_rowsRead = 0;
 };
 
