@@ -101,6 +101,7 @@ Result<stats::TableContext> WorkspaceImpl::tableContext(std::string_view tableNa
   stats::TableContext context;
   context.tableId = table.id;
   context.keySchema = table.options.keySchema;
+  context.nowMillis = now();  // a live region's life ends now, for its rates
   Result<std::vector<RegionHistoryRecord>> history = [this] {
     std::lock_guard db(m_db);
     return m_catalog->loadRegionHistory();
