@@ -119,7 +119,7 @@ void MainWindow::buildViews() {
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                     QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, dock);
-  resizeDocks({dock}, {460}, Qt::Horizontal);
+  resizeDocks({dock}, {420}, Qt::Horizontal);
 
   m_browser = new DataBrowser(jobs, m_formats.get(), this);
 

@@ -79,6 +79,24 @@ class TestMainWindow : public QObject {
     QVERIFY2(firstRegion.contains(QStringLiteral("server ")), qPrintable(firstRegion));
     QVERIFY2(firstRegion.contains(QStringLiteral(" cells")), qPrintable(firstRegion));
     QVERIFY(window.windowTitle().startsWith(QStringLiteral("window.ksw")));
+    const QString keyedDetails = model->index(0, 1).data().toString();
+    QVERIFY2(keyedDetails.startsWith(QStringLiteral("1 family · 1 region · ")),
+             qPrintable(keyedDetails));
+  }
+
+  void aWorkspacesFirstTableIsSelectedAndBrowsedWhenItOpens() {
+    MainWindow window(/*persistState=*/false);
+    window.openWorkspace(m_path);
+    QTRY_COMPARE_WITH_TIMEOUT(window.tree()->selectedTable(), QStringLiteral("keyed"), 10000);
+    QCOMPARE(window.browser()->tableName(), QStringLiteral("keyed"));
+    QCOMPARE(window.tableInfo()->table()->name, std::string("keyed"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.browser()->model()->rowCount(), 10, 10000);
+    // A refresh keeps the selection and does not reload the browser.
+    const int pages = window.browser()->model()->pagesLoaded();
+    window.tree()->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.tree()->isRefreshing(), 10000);
+    QCOMPARE(window.tree()->selectedTable(), QStringLiteral("keyed"));
+    QCOMPARE(window.browser()->model()->pagesLoaded(), pages);
   }
 
   void selectingATableShowsItsDescriptionAndBrowsesIt() {

@@ -2,14 +2,13 @@
 // by loadPage() on the job runner.
 #include "browser/cell_table_model.h"
 
-#include <QLocale>
-
 #include <algorithm>
 #include <iterator>
 #include <tuple>
 #include <utility>
 
 #include "browser/page_loader.h"
+#include "common/counted_text.h"
 #include "keyscope/byte_format.h"
 
 namespace keyscope {
@@ -30,7 +29,7 @@ QString versionsText(uint32_t versions) {
   if (versions >= static_cast<uint32_t>(kVersionsCounted)) {
     return QStringLiteral("%1 or more versions").arg(kVersionsCounted);
   }
-  return versions == 1 ? QStringLiteral("1 version") : QStringLiteral("%1 versions").arg(versions);
+  return countedText(versions, QStringLiteral("version"), QStringLiteral("versions"));
 }
 
 }  // namespace
@@ -143,13 +142,9 @@ int CellTableModel::columnOf(const QString& name) const {
 }
 
 QString CellTableModel::rowCountText() const {
-  const QLocale locale;
-  const qsizetype rows = static_cast<qsizetype>(m_rows.size());
-  if (m_complete) {
-    if (rows == 0) return tr("no rows");
-    return rows == 1 ? tr("1 row") : tr("%1 rows").arg(locale.toString(rows));
-  }
-  return tr("≥ %1 rows").arg(locale.toString(rows));
+  const auto rows = static_cast<qint64>(m_rows.size());
+  if (!m_complete) return tr("≥ %1").arg(countedText(rows, tr("row"), tr("rows")));
+  return rows == 0 ? tr("no rows") : countedText(rows, tr("row"), tr("rows"));
 }
 
 int CellTableModel::firstRowAtOrAfter(BytesView key) const {

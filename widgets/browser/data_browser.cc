@@ -23,17 +23,22 @@
 #include "browser/column_format_store.h"
 #include "browser/selection_csv.h"
 #include "browser/versions_delegate.h"
+#include "common/counted_text.h"
 #include "key_lab/lab_colors.h"
 
 namespace keyscope {
 
 namespace {
 
-// The row key and component columns are sized to their contents on the
-// first page, but no wider: a long key is elided, its tooltip has it all.
-constexpr int kMaxKeyColumnWidth = 360;
-// Cell columns start this wide; the user resizes what matters.
-constexpr int kCellColumnWidth = 150;
+// Columns are sized to their header and the rows on screen when they
+// appear, within these bounds: a long key or value is elided (its tooltip
+// has it all), and the user resizes what matters.
+constexpr int kMinColumnWidth = 48;
+constexpr int kMaxColumnWidth = 360;
+// Columns past this many in one go keep the default width: measuring is
+// per cell on screen, and OpenTSDB-style rows bring thousands of columns.
+constexpr int kMaxColumnsSized = 64;
+constexpr int kDefaultColumnWidth = 120;
 
 QString placeholderFor(RowKeyInputKind kind) {
   switch (kind) {
@@ -54,7 +59,16 @@ DataBrowser::DataBrowser(JobRunner* runner, ColumnFormatStore* formats, QWidget*
   buildUi();
   connect(m_model, &CellTableModel::pagingStateChanged, this, &DataBrowser::updateStatus);
   connect(m_model, &CellTableModel::loadingChanged, this, &DataBrowser::updateStatus);
-  connect(m_model, &CellTableModel::rowsInserted, this, &DataBrowser::sizeKeyColumns);
+  // The first page sizes every column; later pages size the columns they bring.
+  connect(m_model, &CellTableModel::rowsInserted, this, [this] {
+    if (m_columnsSized) return;
+    m_columnsSized = true;
+    sizeColumns(0, m_model->columnCount() - 1);
+  });
+  connect(m_model, &CellTableModel::columnsInserted, this,
+          [this](const QModelIndex&, int first, int last) {
+            if (m_columnsSized) sizeColumns(first, last);
+          });
   updateStatus();
 }
 
@@ -112,7 +126,8 @@ void DataBrowser::buildUi() {
   m_view->setWordWrap(false);
   m_view->setTextElideMode(Qt::ElideRight);
   m_view->setAlternatingRowColors(true);
-  m_view->horizontalHeader()->setDefaultSectionSize(kCellColumnWidth);
+  m_view->horizontalHeader()->setDefaultSectionSize(kDefaultColumnWidth);
+  m_view->horizontalHeader()->setTextElideMode(Qt::ElideRight);
   m_view->horizontalHeader()->setHighlightSections(false);
   m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
@@ -138,7 +153,7 @@ void DataBrowser::buildUi() {
   statusLine->addWidget(m_stopButton);
 
   auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setContentsMargins(6, 6, 6, 2);
   layout->addLayout(bar);
   layout->addWidget(m_view, 1);
   layout->addLayout(statusLine);
@@ -302,19 +317,17 @@ void DataBrowser::reload(const Bytes& start, const Bytes& stop, const Bytes& pre
   query.stopRow = stop;
   query.prefix = prefix;
   query.keySchema = m_schema;
-  m_keyColumnsSized = false;
+  m_columnsSized = false;
   m_model->setQuery(std::move(query));
   updateStatus();
 }
 
-void DataBrowser::sizeKeyColumns() {
-  if (m_keyColumnsSized || m_model->rowCount() == 0) return;
-  m_keyColumnsSized = true;
-  // Only the key columns, and only over the first page: sizing every column
-  // to every row would paint-measure thousands of cells on the GUI thread.
-  for (int column = 0; column < m_model->firstCellColumn(); ++column) {
+void DataBrowser::sizeColumns(int first, int last) {
+  // QTableView measures only the rows on screen, so this costs a screenful.
+  for (int column = first; column <= last && column < first + kMaxColumnsSized; ++column) {
     m_view->resizeColumnToContents(column);
-    m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kMaxKeyColumnWidth));
+    m_view->setColumnWidth(
+        column, std::clamp(m_view->columnWidth(column), kMinColumnWidth, kMaxColumnWidth));
   }
 }
 
@@ -382,7 +395,7 @@ void DataBrowser::updateStatus() {
   parts << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(m_table->name).toHtmlEscaped());
   parts << m_model->rowCountText();
   const int cellColumns = m_model->columnCount() - m_model->firstCellColumn();
-  if (cellColumns > 0) parts << tr("%n column(s)", nullptr, cellColumns);
+  if (cellColumns > 0) parts << countedText(cellColumns, tr("column"), tr("columns"));
   if (loading) parts << tr("loading…");
   if (m_model->budgetReached()) {
     parts << tr("stopped after %1 MiB of rows: go to a key or filter to see further")

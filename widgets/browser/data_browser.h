@@ -83,7 +83,7 @@ class DataBrowser : public QWidget {
   void reload(const Bytes& start, const Bytes& stop, const Bytes& prefix);
   void showInputError(const QString& what, const Status& status);
   Result<Bytes> readKeyField(const QLineEdit* field) const;
-  void sizeKeyColumns();
+  void sizeColumns(int first, int last);
 
   ColumnFormatStore* m_formats;
   CellTableModel* m_model = nullptr;
@@ -105,7 +105,7 @@ class DataBrowser : public QWidget {
   QLabel* m_status = nullptr;
   QLabel* m_inputError = nullptr;
   QPushButton* m_stopButton = nullptr;
-  bool m_keyColumnsSized = false;
+  bool m_columnsSized = false;  // the first page of the view came and sized the columns
 };
 
 }  // namespace keyscope

@@ -23,23 +23,31 @@ WorkspaceTree::WorkspaceTree(JobRunner* runner, QWidget* parent)
   m_view->setUniformRowHeights(true);
   m_view->setAlternatingRowColors(false);
   m_view->header()->setStretchLastSection(true);
-  m_view->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-  m_view->setColumnWidth(0, 170);
+  // Names are short (tables, families, "region 12"): always show them whole.
+  m_view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   m_message = new QLabel(this);
   m_message->setWordWrap(true);
+  m_message->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   m_message->setContentsMargins(4, 2, 4, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addWidget(m_view, 1);
   layout->addWidget(m_message);
-  m_message->hide();
+  layout->addWidget(m_view, 1);
+  m_view->hide();
+  showNoWorkspace();
   connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &WorkspaceTree::onCurrentChanged);
 }
 
 WorkspaceTree::~WorkspaceTree() {
   m_runner->cancel(m_channel);
+}
+
+void WorkspaceTree::showNoWorkspace() {
+  m_message->setText(
+      tr("No workspace is open: use File > Open, or drop a .ksw file on the window."));
+  m_message->show();
 }
 
 void WorkspaceTree::setWorkspace(const Workspace* ws) {
@@ -49,8 +57,14 @@ void WorkspaceTree::setWorkspace(const Workspace* ws) {
   m_currentTable.clear();
   m_model->clearOutline();
   m_refreshing = false;
-  m_message->hide();
-  if (m_ws) refresh();
+  m_firstOutline = true;
+  m_view->setVisible(m_ws != nullptr);
+  if (m_ws) {
+    m_message->hide();
+    refresh();
+  } else {
+    showNoWorkspace();
+  }
 }
 
 void WorkspaceTree::refresh() {
@@ -86,7 +100,12 @@ void WorkspaceTree::showOutline(Result<WorkspaceOutline> outline) {
       }
     }
   }
-  const QString current = m_currentTable;
+  // The first outline of a workspace selects its first table, so a window
+  // never opens on an empty browser.
+  const QString current = m_currentTable.isEmpty() && m_firstOutline && !outline->tables.empty()
+                              ? QString::fromStdString(outline->tables.front().options.name)
+                              : m_currentTable;
+  m_firstOutline = false;
   m_outline = std::move(outline).value();
   {
     const QSignalBlocker blocker(m_view->selectionModel());
@@ -104,15 +123,13 @@ void WorkspaceTree::showOutline(Result<WorkspaceOutline> outline) {
     const QModelIndex selected = m_model->tableIndex(current);
     if (selected.isValid()) m_view->setCurrentIndex(selected);
   }
-  if (m_model->tableIndex(current).isValid()) {
-    m_currentTable = current;
-  } else {
-    m_currentTable.clear();
-  }
+  const QString previous = m_currentTable;
+  m_currentTable = m_model->tableIndex(current).isValid() ? current : QString();
   if (m_outline.tables.empty()) {
     m_message->setText(tr("This workspace has no tables yet."));
     m_message->show();
   }
+  if (m_currentTable != previous) emit tableSelected(m_currentTable);
   emit refreshed();
 }
 

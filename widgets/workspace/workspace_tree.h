@@ -1,7 +1,8 @@
 // WorkspaceTree: the dock's tree of tables → families → regions
 // (WorkspaceTreeModel), refreshed off the GUI thread: refresh() reads a
 // WorkspaceOutline on the job runner and rebuilds the model from it,
-// keeping which tables were expanded and which was selected.
+// keeping which tables were expanded and which was selected. A workspace's
+// first outline selects its first table.
 //
 // Thread rules: GUI thread only; loadOutline runs on the runner with a
 // pointer to the Workspace, which its owner keeps open until the runner
@@ -50,6 +51,7 @@ class WorkspaceTree : public QWidget {
 
  signals:
   // A table (or one of its families or regions) became the current item.
+  // Empty: the table selected is gone (a refresh no longer lists it).
   void tableSelected(const QString& table);
   // An outline arrived and the tree shows it.
   void refreshed();
@@ -57,6 +59,7 @@ class WorkspaceTree : public QWidget {
  private:
   void showOutline(Result<WorkspaceOutline> outline);
   void onCurrentChanged();
+  void showNoWorkspace();
 
   JobRunner* m_runner;
   JobRunner::ChannelId m_channel;
@@ -67,6 +70,7 @@ class WorkspaceTree : public QWidget {
   WorkspaceOutline m_outline;
   QString m_currentTable;
   bool m_refreshing = false;
+  bool m_firstOutline = true;  // the next outline is the workspace's first
 };
 
 }  // namespace keyscope

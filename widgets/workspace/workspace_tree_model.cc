@@ -3,6 +3,7 @@
 
 #include <QLocale>
 
+#include "common/counted_text.h"
 #include "keyscope/byte_format.h"
 
 namespace keyscope {
@@ -56,13 +57,14 @@ QList<QStandardItem*> itemRow(const QString& name, const QString& details,
 
 }  // namespace
 
-WorkspaceTreeModel::WorkspaceTreeModel(QObject* parent) : QStandardItemModel(parent) {
-  clearOutline();
+WorkspaceTreeModel::WorkspaceTreeModel(QObject* parent) : QStandardItemModel(0, 2, parent) {
+  setHorizontalHeaderLabels({tr("Name"), tr("Details")});
 }
 
+// Removes the rows only: clear() would drop the columns too, and with them
+// the view's per-column settings (the name column's resize mode).
 void WorkspaceTreeModel::clearOutline() {
-  clear();
-  setHorizontalHeaderLabels({tr("Name"), tr("Details")});
+  removeRows(0, rowCount());
 }
 
 void WorkspaceTreeModel::setOutline(const WorkspaceOutline& outline) {
@@ -108,10 +110,10 @@ QString WorkspaceTreeModel::regionSummary(const RegionInfo& region) {
                .arg(sizeText(region.storedBytes), sizeText(region.rawBytes));
   if (region.memstoreBytes > 0)
     parts << QStringLiteral("%1 in memstore").arg(sizeText(region.memstoreBytes));
-  parts
-      << QStringLiteral("%1 cells").arg(QLocale().toString(static_cast<qulonglong>(region.cells)));
-  parts << (region.storeFiles == 1 ? QStringLiteral("1 file")
-                                   : QStringLiteral("%1 files").arg(region.storeFiles));
+  parts << countedText(static_cast<qint64>(region.cells), QStringLiteral("cell"),
+                       QStringLiteral("cells"));
+  parts << countedText(region.storeFiles, QStringLiteral("store file"),
+                       QStringLiteral("store files"));
   return parts.join(QStringLiteral(" · "));
 }
 
@@ -124,9 +126,10 @@ void WorkspaceTreeModel::addTable(const TableOutline& table) {
   if (!table.error.empty()) {
     details = QString::fromStdString(table.error);
   } else {
-    details = tr("%n families", nullptr, static_cast<int>(table.options.families.size())) +
+    details = countedText(static_cast<qint64>(table.options.families.size()), tr("family"),
+                          tr("families")) +
               QStringLiteral(" · ") +
-              tr("%n regions", nullptr, static_cast<int>(table.regions.size())) +
+              countedText(static_cast<qint64>(table.regions.size()), tr("region"), tr("regions")) +
               QStringLiteral(" · ") + sizeText(stored);
   }
   const QString tooltip = table.options.description.empty()
