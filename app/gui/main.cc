@@ -5,18 +5,21 @@
 //
 //   keyscope [WORKSPACE]
 //   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab data|lab]
-//            [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
 //
 // GUI thread only.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
 
 #include <cstdio>
 
+#include "browser/column_format_store.h"
+#include "browser/value_format.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
 #include "main_window.h"
@@ -111,7 +114,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("table"), QStringLiteral("Table to select."), QStringLiteral("NAME"));
   const QCommandLineOption tab = hiddenOption(
       QStringLiteral("tab"), QStringLiteral("Tab to show: data or lab."), QStringLiteral("TAB"));
-  parser.addOptions({screenshot, schema, tuple, key, dark, table, tab});
+  const QCommandLineOption format = hiddenOption(
+      QStringLiteral("format"),
+      QStringLiteral("Display format of a column of --table, e.g. d:count=int (repeatable)."),
+      QStringLiteral("COLUMN=FORMAT"));
+  parser.addOptions({screenshot, schema, tuple, key, dark, table, tab, format});
   parser.process(app);
 
   if (parser.isSet(dark)) useDarkPalette(app);
@@ -128,6 +135,22 @@ int main(int argc, char* argv[]) {
     window.showTab(1);  // what was asked for is in the lab
   }
   window.show();
+  if (parser.isSet(format) && !parser.positionalArguments().isEmpty()) {
+    const QString workspace =
+        QFileInfo(parser.positionalArguments().constFirst()).absoluteFilePath();
+    for (const QString& choice : parser.values(format)) {
+      const qsizetype equals = choice.lastIndexOf(QLatin1Char('='));
+      const std::optional<keyscope::ValueFormat> chosen =
+          keyscope::valueFormatFromName(choice.mid(equals + 1).toStdString());
+      if (equals < 0 || !chosen) {
+        std::fprintf(stderr, "keyscope: --format wants COLUMN=FORMAT, got %s\n",
+                     qPrintable(choice));
+        return 2;
+      }
+      window.columnFormats()->setFormat(workspace, parser.value(table), choice.left(equals),
+                                        *chosen);
+    }
+  }
   // A screenshot of the lab alone opens nothing.
   if (!screenshotMode || !parser.positionalArguments().isEmpty()) {
     window.openAtStart(parser.positionalArguments());

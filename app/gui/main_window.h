@@ -68,6 +68,7 @@ class MainWindow : public QMainWindow {
   WorkspaceTree* tree() const { return m_tree; }
   DataBrowser* browser() const { return m_browser; }
   TableInfoView* tableInfo() const { return m_tableInfo; }
+  ColumnFormatStore* columnFormats() const { return m_formats.get(); }
   KeySchemaView* schemaView() const { return m_schemaView; }
   KeyBytesView* bytesView() const { return m_bytesView; }
   // Nothing is loading: no open, build, refresh or page under way.

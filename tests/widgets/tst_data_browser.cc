@@ -4,8 +4,10 @@
 // remembered for the workspace and table, and Copy gives CSV with headers.
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QItemSelectionModel>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -104,6 +106,29 @@ class TestDataBrowser : public QObject {
     QVERIFY2(f->browser.inputErrorText().contains(QStringLiteral("bad hex digit")),
              qPrintable(f->browser.inputErrorText()));
     QCOMPARE(f->browser.model()->rowCount(), 256);  // the view is unchanged
+  }
+
+  void componentsNeedTheTablesKeySchema() {
+    auto f = browserOnTable();  // t has no key schema
+    auto* kinds = qobject_cast<QStandardItemModel*>(
+        f->browser.findChild<QComboBox*>(QStringLiteral("keyKind"))->model());
+    QVERIFY(kinds != nullptr);
+    QVERIFY(!kinds->item(2)->isEnabled());
+    f->browser.setKeyInputKind(RowKeyInputKind::kComponents);
+    QVERIFY(!f->browser.goToKey(QStringLiteral(R"(["row"])")));
+    QVERIFY2(f->browser.inputErrorText().contains(QStringLiteral("no key schema")),
+             qPrintable(f->browser.inputErrorText()));
+  }
+
+  void aKeyPastTheLastRowSaysThereIsNone() {
+    auto f = browserOnTable();
+    QVERIFY(f->browser.applyFilter(QStringLiteral("row001"), QString(), QString()));
+    settle(*f);
+    QVERIFY(f->browser.model()->isComplete());
+    QVERIFY(f->browser.goToKey(QStringLiteral("row0019z")));
+    QVERIFY2(f->browser.inputErrorText().startsWith(QStringLiteral("No row at or after")),
+             qPrintable(f->browser.inputErrorText()));
+    QCOMPARE(f->browser.model()->rowCount(), 100);  // nothing reloaded
   }
 
   void aFilterBoundsTheRows() {

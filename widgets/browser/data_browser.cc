@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -201,6 +202,11 @@ void DataBrowser::showTable(const TableOptions& table) {
     }
   }
   for (QLineEdit* edit : {m_keyEdit, m_prefixEdit, m_startEdit, m_stopEdit}) edit->clear();
+  // Components need a schema to encode them.
+  if (auto* kinds = qobject_cast<QStandardItemModel*>(m_kind->model())) {
+    kinds->item(m_kind->findData(static_cast<int>(RowKeyInputKind::kComponents)))
+        ->setEnabled(m_schema.has_value());
+  }
   if (!m_schema && keyInputKind() == RowKeyInputKind::kComponents)
     setKeyInputKind(RowKeyInputKind::kEscaped);
   m_inputError->clear();
@@ -237,10 +243,15 @@ Result<Bytes> DataBrowser::readKeyField(const QLineEdit* field) const {
 }
 
 void DataBrowser::showInputError(const QString& what, const Status& status) {
-  m_inputError->setText(
-      QStringLiteral("%1: %2").arg(what, QString::fromStdString(status.message())));
+  showInputNote(QStringLiteral("%1: %2").arg(what, QString::fromStdString(status.message())),
+                /*isError=*/true);
+}
+
+void DataBrowser::showInputNote(const QString& text, bool isError) {
+  m_inputError->setText(text);
   QPalette palette = m_inputError->palette();
-  palette.setColor(QPalette::WindowText, badTextColor(isDarkPalette(this->palette())));
+  palette.setColor(QPalette::WindowText, isError ? badTextColor(isDarkPalette(this->palette()))
+                                                 : this->palette().color(QPalette::WindowText));
   m_inputError->setPalette(palette);
 }
 
@@ -261,11 +272,13 @@ bool DataBrowser::goToKey(const QString& text) {
       (m_model->isComplete() || (rows > 0 && key.value() <= m_model->rowKey(rows - 1)));
   if (covered) {
     const int row = m_model->firstRowAtOrAfter(key.value());
-    if (row >= 0) {
-      const QModelIndex index = m_model->index(row, 0);
-      m_view->setCurrentIndex(index);
-      m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
+    if (row < 0) {
+      showInputNote(tr("No row at or after this key in the rows shown."), /*isError=*/false);
+      return true;
     }
+    const QModelIndex index = m_model->index(row, 0);
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
     return true;
   }
   if (const std::optional<QString> start =

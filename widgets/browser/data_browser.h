@@ -73,7 +73,9 @@ class DataBrowser : public QWidget {
   CellTableModel* model() const { return m_model; }
   QTableView* view() const { return m_view; }
   QString statusText() const;
-  QString inputErrorText() const;  // why the last key or filter did not parse; empty: it did
+  // Why the last key or filter did not parse, or a note on where the key
+  // box went; empty when there is nothing to say.
+  QString inputErrorText() const;
 
  private:
   void buildUi();
@@ -82,6 +84,8 @@ class DataBrowser : public QWidget {
   void showHeaderMenu(const QPoint& at);
   void reload(const Bytes& start, const Bytes& stop, const Bytes& prefix);
   void showInputError(const QString& what, const Status& status);
+  // The line right of the row count: input errors in red, notes plain.
+  void showInputNote(const QString& text, bool isError);
   Result<Bytes> readKeyField(const QLineEdit* field) const;
   void sizeColumns(int first, int last);
 
