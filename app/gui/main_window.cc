@@ -95,10 +95,14 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-  // The views go before the session, which waits for their jobs.
-  m_browser->setWorkspace(nullptr, {});
-  m_tree->setWorkspace(nullptr);
-  m_session->close();
+  // The views hold the session's job runner and workspace, so they go first
+  // (cancelling their jobs), then the session, which waits for the jobs and
+  // closes the workspace. Left to QObject, children die in creation order:
+  // the session (made first) before the views.
+  disconnect(m_session, nullptr, this, nullptr);
+  delete takeCentralWidget();
+  delete m_dock;
+  delete m_session;
 }
 
 void MainWindow::buildViews() {
@@ -113,7 +117,7 @@ void MainWindow::buildViews() {
   m_dockSplitter->setChildrenCollapsible(false);
   m_dockSplitter->setStretchFactor(0, 3);
   m_dockSplitter->setStretchFactor(1, 2);
-  auto* dock = new QDockWidget(tr("Workspace"), this);
+  auto* dock = m_dock = new QDockWidget(tr("Workspace"), this);
   dock->setObjectName(QStringLiteral("workspaceDock"));
   dock->setWidget(m_dockSplitter);
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
@@ -182,7 +186,7 @@ void MainWindow::createMenus() {
   view->addAction(tr("&Key Schema Lab"), this, [this] { showTab(kLabTab); })
       ->setShortcut(tr("Ctrl+2"));
   view->addSeparator();
-  view->addAction(findChild<QDockWidget*>(QStringLiteral("workspaceDock"))->toggleViewAction());
+  view->addAction(m_dock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about = help->addAction(tr("&About Keyscope"), this, &MainWindow::showAbout);

@@ -19,6 +19,7 @@
 #include <memory>
 
 class QCloseEvent;
+class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
 class QLabel;
@@ -107,6 +108,7 @@ class MainWindow : public QMainWindow {
   Session* m_session = nullptr;
 
   QTabWidget* m_tabs = nullptr;
+  QDockWidget* m_dock = nullptr;
   WorkspaceTree* m_tree = nullptr;
   TableInfoView* m_tableInfo = nullptr;
   QSplitter* m_dockSplitter = nullptr;
