@@ -1,15 +1,23 @@
 // Qt Test for the main window's wiring (app/gui, linked as keyscope_gui):
 // opening a workspace fills the tree with tables, families and regions;
 // selecting a table shows its description and examples and browses it; a
-// missing file is an error, not a crash; the session waits for jobs before
-// the workspace closes; the startup choice and recent files.
+// missing file is an error, not a crash; a dropped .ksw file opens; the
+// demo is built with progress (and a cancelled build leaves nothing); the
+// session waits for jobs before the workspace closes; the startup choice and
+// recent files.
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <QTreeView>
+#include <QUrl>
 
 #include <atomic>
 #include <memory>
@@ -163,6 +171,56 @@ class TestMainWindow : public QObject {
     session.close();
     QVERIFY(finished.load());
     QVERIFY(session.workspace() == nullptr);
+  }
+
+  void droppingAWorkspaceFileOpensIt() {
+    MainWindow window(/*persistState=*/false);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(m_path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), m_path, 10000);
+    // Anything else is refused.
+    QMimeData text;
+    text.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt")))});
+    QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    refused.setAccepted(false);
+    QApplication::sendEvent(&window, &refused);
+    QVERIFY(!refused.isAccepted());
+  }
+
+  void theDemoIsBuiltWithProgressThenOpened() {
+    const QString demo = m_dir.filePath(QStringLiteral("built-demo.ksw"));
+    keyscope::Session session;
+    QSignalSpy progress(&session, &keyscope::Session::demoProgress);
+    QSignalSpy opened(&session, &keyscope::Session::opened);
+    session.buildDemo(demo);
+    QVERIFY(session.isBusy());
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+    QVERIFY(progress.count() >= 1);
+    QVERIFY(!progress.first().at(0).toString().isEmpty());
+    QVERIFY(session.workspace()->tableExists("tsdb"));
+    QVERIFY(!QFileInfo::exists(demo + QStringLiteral(".building")));
+  }
+
+  void aCancelledDemoBuildLeavesNoFile() {
+    const QString demo = m_dir.filePath(QStringLiteral("cancelled-demo.ksw"));
+    keyscope::Session session;
+    QSignalSpy opened(&session, &keyscope::Session::opened);
+    QSignalSpy progress(&session, &keyscope::Session::demoProgress);
+    session.buildDemo(demo);
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1, 60000);  // under way: the file exists
+    QVERIFY(QFileInfo::exists(demo + QStringLiteral(".building")));
+    session.cancelPending();
+    QVERIFY(!session.isBusy());
+    QVERIFY(session.jobs()->waitForDone(60000));
+    QTest::qWait(50);
+    QCOMPARE(opened.count(), 0);
+    QVERIFY(!QFileInfo::exists(demo));
+    QVERIFY(!QFileInfo::exists(demo + QStringLiteral(".building")));
   }
 
   void startupPrefersTheArgumentThenARecentFileThenTheDemo() {
