@@ -286,6 +286,10 @@ void MainWindow::chooseAndCreate() {
                                               QStringLiteral("untitled.ksw"), kWorkspaceFilter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".ksw");
+  if (QFileInfo(path).absoluteFilePath() == m_session->path()) {
+    showError(tr("New Workspace"), tr("%1 is the workspace open now").arg(path));
+    return;
+  }
   // The dialog asked before overwriting; a workspace is never overwritten in place.
   if (QFileInfo::exists(path) && !QFile::remove(path)) {
     showError(tr("New Workspace"), tr("Cannot replace %1").arg(path));

@@ -54,6 +54,13 @@ Session::~Session() {
 
 void Session::open(const QString& path, bool create) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
+  if (!create && absolute == m_path) {
+    // Already open. A second Workspace on the same file would replay its log
+    // and keep a memstore of its own beside the first: never open one twice.
+    cancelPending();
+    emit opened(absolute);
+    return;
+  }
   if (create && QFileInfo::exists(absolute)) {
     emit openFailed(absolute, tr("%1 already exists").arg(absolute));
     return;

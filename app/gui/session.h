@@ -42,7 +42,8 @@ class Session : public QObject {
   // Opens the workspace file off the GUI thread; `create`: make a new one
   // (File > New; an existing file is refused). The workspace open now stays
   // open until the new one is ready; then it is closed and `opened` is
-  // emitted, or on failure `openFailed` (and the old one stays).
+  // emitted, or on failure `openFailed` (and the old one stays). Opening
+  // the file already open emits `opened` again and opens nothing.
   void open(const QString& path, bool create = false);
   // Builds Keyscope's demo workspace (keyscope/demo.h) at `path` off the GUI
   // thread, then opens it. It is built under a temporary name and renamed

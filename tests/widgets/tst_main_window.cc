@@ -150,6 +150,20 @@ class TestMainWindow : public QObject {
     QCOMPARE(window.browser()->model()->rowCount(), 0);
   }
 
+  void openingTheOpenWorkspaceAgainKeepsTheSameEngine() {
+    keyscope::Session session;
+    session.open(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(session.workspace() != nullptr, 10000);
+    const keyscope::Workspace* first = session.workspace();
+    QSignalSpy opened(&session, &keyscope::Session::opened);
+    QSignalSpy closing(&session, &keyscope::Session::aboutToClose);
+    session.open(m_path);
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(closing.count(), 0);
+    QCOMPARE(session.workspace(), first);
+    QVERIFY(!session.isBusy());
+  }
+
   void theSessionWaitsForJobsBeforeTheWorkspaceCloses() {
     keyscope::Session session;
     session.open(m_path);
