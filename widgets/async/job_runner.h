@@ -22,8 +22,10 @@
 // runs on the pool and receives only what its lambda captured: capture
 // values (or a pointer to an object the caller keeps alive until the job is
 // done: see waitForDone), and return a value. Nothing is shared with the GUI
-// thread while the work runs except the job's CancelToken and the progress
-// queue. The destructor cancels every job and waits for the pool to drain.
+// thread while the work runs but the job's CancelToken and the events it
+// posts; the callbacks stay on the runner's thread (created, called and
+// destroyed there). The destructor cancels every job and waits for the pool
+// to drain.
 #pragma once
 
 #include <QObject>
@@ -64,9 +66,8 @@ class JobControl {
   // work runs.
   const CancelToken* cancelToken() const { return m_cancel.get(); }
 
-  // Throttled: a report within kProgressInterval of the last one delivered
-  // is dropped (the job's value always follows, so the last word is never
-  // lost). Worker thread only.
+  // Throttled: a report within kProgressInterval of the last one posted is
+  // dropped (the job's value follows anyway). Worker thread only.
   void reportProgress(const JobProgress& progress);
 
  private:
