@@ -66,9 +66,10 @@ class WorkloadPresetsTest(unittest.TestCase):
 
     def test_monotonic_keys_pile_each_interval_onto_one_server(self):
         s = shares(self.mono)
-        # The balancer moves the newest region after a split, so an interval
-        # holding a split is shared by two servers; the rest are one server's.
-        self.assertGreaterEqual(sum(1 for x in s if x > 0.9), 6, s)
+        # The balancer (at most once per five simulated minutes) moves the hot
+        # last region once, at the first split: that interval is shared by two
+        # servers; the rest are one server's.
+        self.assertGreaterEqual(sum(1 for x in s if x > 0.9), 8, s)
         self.assertTrue(all(x >= 0.5 for x in s), s)
         self.assertGreaterEqual(self.mono["splits"], 2)
         self.assertEqual(self.mono["regions_after"], self.mono["regions_before"] + self.mono["splits"])
