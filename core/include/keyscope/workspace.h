@@ -253,7 +253,8 @@ class Workspace {
   virtual Status setServerCount(int32_t servers) = 0;  // 1 ... 1000; rebalances
   // Runs the balancer now; the number of regions it moved.
   virtual Result<uint32_t> balance() = 0;
-  // balance_switch: when on, the balancer also runs after every split and merge.
+  // balance_switch: when on, the balancer also runs after a split or merge,
+  // at most once per five minutes of the workspace clock (hbase.balancer.period).
   virtual bool balancerEnabled() const = 0;
   virtual Status setBalancerEnabled(bool enabled) = 0;
 

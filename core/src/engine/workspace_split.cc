@@ -169,9 +169,12 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
 
   Bytes splitRow;
   if (requested) {
-    if (requested->empty() || BytesView(*requested) <= BytesView(region->startRow))
+    if (requested->empty() || BytesView(*requested) == BytesView(region->startRow))
       return Status::invalidArgument("cannot split " + regionName(*region) + " at '" + toStringBinary(*requested) +
                                      "': it is the region's start, so a daughter would be empty");
+    if (BytesView(*requested) < BytesView(region->startRow))
+      return Status::invalidArgument("cannot split " + regionName(*region) + " at '" + toStringBinary(*requested) +
+                                     "': the row is not inside the region");
     if (!region->endRow.empty() && BytesView(*requested) >= BytesView(region->endRow))
       return Status::invalidArgument("cannot split " + regionName(*region) + " at '" + toStringBinary(*requested) +
                                      "': the row is not inside the region");
