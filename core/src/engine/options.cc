@@ -32,10 +32,14 @@ std::optional<SplitPolicy> parseSplitPolicy(std::string_view name) {
                         SplitPolicy::kDisabled}) {
     if (name == splitPolicyName(p)) return p;
   }
-  if (name == "increasing") return SplitPolicy::kIncreasingToUpperBound;
-  if (name == "constant") return SplitPolicy::kConstantSize;
-  if (name == "stepping") return SplitPolicy::kStepping;
-  if (name == "disabled") return SplitPolicy::kDisabled;
+  // The short forms in any case ("Constant", "DISABLED").
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  if (lower == "increasing") return SplitPolicy::kIncreasingToUpperBound;
+  if (lower == "constant") return SplitPolicy::kConstantSize;
+  if (lower == "stepping") return SplitPolicy::kStepping;
+  if (lower == "disabled") return SplitPolicy::kDisabled;
   return std::nullopt;
 }
 

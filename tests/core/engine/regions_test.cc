@@ -355,6 +355,8 @@ TEST(SplitPolicy, NamesRoundTripAndAcceptHBaseClassNames) {
   EXPECT_EQ(parseSplitPolicy("org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy"),
             SplitPolicy::kConstantSize);
   EXPECT_EQ(parseSplitPolicy("stepping"), SplitPolicy::kStepping);
+  EXPECT_EQ(parseSplitPolicy("Constant"), SplitPolicy::kConstantSize);
+  EXPECT_EQ(parseSplitPolicy("constantsizeregionsplitpolicy"), std::nullopt);  // class names as HBase spells them
   EXPECT_EQ(parseSplitPolicy("Nonsense"), std::nullopt);
 }
 
