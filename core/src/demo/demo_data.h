@@ -19,23 +19,15 @@
 #include "keyscope/key_codec.h"
 #include "keyscope/key_schema.h"
 #include "keyscope/workspace.h"
+#include "splitmix64.h"
 
 namespace keyscope::demo::detail {
 
-// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on
-// every platform.
-class Rng {
+// The demo's seeded random source (splitmix64.h) with the draws its
+// generators use.
+class Rng : public SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : m_state(seed) {}
-  uint64_t next() {
-    uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n); REQUIRES: n > 0. The modulo bias (n / 2^64) is far
-  // below anything a demo shows.
-  uint64_t below(uint64_t n) { return next() % n; }
+  using SplitMix64::SplitMix64;
   // Uniform in [lo, hi]; REQUIRES: lo <= hi.
   int64_t between(int64_t lo, int64_t hi) {
     return lo + static_cast<int64_t>(below(static_cast<uint64_t>(hi - lo) + 1));
@@ -44,9 +36,6 @@ class Rng {
   // Index into a list whose first entries are the most popular: rank r is
   // drawn with weight 1/(r+1), a Zipf-like skew as in web traffic.
   size_t skewed(size_t n);
-
- private:
-  uint64_t m_state;
 };
 
 // What a generator works with.

@@ -11,27 +11,12 @@
 #include <mutex>
 #include <vector>
 
+#include "splitmix64.h"
+
 namespace keyscope::workload {
 
-// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, good enough for load.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : m_state(seed) {}
-  uint64_t next() {
-    uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n); REQUIRES: n > 0. The modulo bias (n / 2^64) is far
-  // below anything a workload shows.
-  uint64_t below(uint64_t n) { return next() % n; }
-  // Uniform in [0, 1), 53 bits.
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  uint64_t m_state;
-};
+// splitmix64 (splitmix64.h).
+using Rng = SplitMix64;
 
 // The seed of client `client`'s source in a run seeded `seed`: distinct
 // streams for distinct clients, and for the same client under other seeds.
