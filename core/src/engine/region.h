@@ -11,6 +11,7 @@
 // deletion (ObsoleteFiles), so readers never see pages vanish under them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -135,11 +136,14 @@ struct Table {
   TableOptions options;
   std::vector<std::shared_ptr<Region>> regions;  // by start row
 
+  // Binary search: a table may have thousands of regions (pre-split, or split
+  // by a workload), and every write and get asks.
   std::shared_ptr<Region> regionFor(BytesView row) const {
-    for (const auto& region : regions) {
-      if (region->containsRow(row)) return region;
-    }
-    return nullptr;
+    auto after = std::upper_bound(regions.begin(), regions.end(), row,
+                                  [](BytesView r, const auto& region) { return r < BytesView(region->startRow); });
+    if (after == regions.begin()) return nullptr;
+    const auto& region = *std::prev(after);
+    return region->containsRow(row) ? region : nullptr;
   }
 };
 

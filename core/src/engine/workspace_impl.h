@@ -147,7 +147,9 @@ class WorkspaceImpl final : public Workspace {
   void maybeScheduleFlush(const Region& region);
 
   // Reads (workspace_read.cc).
-  Result<GetResult> getFromTable(const Table& table, const GetOptions& options) const;
+  // *visited (when given): the region read, if any.
+  Result<GetResult> getFromTable(const Table& table, const GetOptions& options,
+                                 const Region** visited = nullptr) const;
 
   // Background work (workspace_maintenance.cc).
   void workerLoop();

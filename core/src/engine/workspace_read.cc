@@ -22,7 +22,8 @@ Status checkReadOptions(const ReadOptions& options) {
 
 }  // namespace
 
-Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptions& options) const {
+Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptions& options,
+                                             const Region** visited) const {
   const auto started = std::chrono::steady_clock::now();
   if (options.row.empty()) return Status::invalidArgument("a get needs a row key");
   if (options.row.size() > kMaxRowKeySize) return Status::invalidArgument("row key longer than the limit");
@@ -30,6 +31,7 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
   GetResult result;
   auto region = table.regionFor(options.row);
   if (region == nullptr) return result;
+  if (visited != nullptr) *visited = region.get();
   LeasedPageSource pages(m_readers.get());
   ReadSettings settings;
   settings.options = &options;
@@ -58,10 +60,11 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
 Result<GetResult> WorkspaceImpl::get(std::string_view tableName, const GetOptions& options) const {
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
-  Result<GetResult> result = getFromTable(**table, options);
+  const Region* region = nullptr;
+  Result<GetResult> result = getFromTable(**table, options, &region);
   if (!result) return result;
   // A get counts as a read of its region whether or not it found the row.
-  if (const auto region = (*table)->regionFor(options.row)) {
+  if (region != nullptr) {
     uint64_t bytes = 0;
     for (const Cell& cell : result->cells)
       bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + 8 + cell.value.size();
