@@ -4,7 +4,7 @@
 // quits.
 //
 //   keyscope [WORKSPACE]
-//   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab data|lab]
+//   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab KEY]
 //            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
 //
 // GUI thread only.
@@ -113,7 +113,7 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption table = hiddenOption(
       QStringLiteral("table"), QStringLiteral("Table to select."), QStringLiteral("NAME"));
   const QCommandLineOption tab = hiddenOption(
-      QStringLiteral("tab"), QStringLiteral("Tab to show: data or lab."), QStringLiteral("TAB"));
+      QStringLiteral("tab"), QStringLiteral("Tab to show by key: data, lab, ..."), QStringLiteral("TAB"));
   const QCommandLineOption format = hiddenOption(
       QStringLiteral("format"),
       QStringLiteral("Display format of a column of --table, e.g. d:count=int (repeatable)."),
@@ -130,9 +130,13 @@ int main(int argc, char* argv[]) {
   if (parser.isSet(tuple)) window.bytesView()->setTupleJson(parser.value(tuple));
   if (parser.isSet(key)) window.bytesView()->setKeyHex(parser.value(key));
   if (parser.isSet(tab)) {
-    window.showTab(parser.value(tab) == QStringLiteral("lab") ? 1 : 0);
+    if (!window.showTab(parser.value(tab))) {
+      std::fprintf(stderr, "keyscope: no tab '%s' (tabs: %s)\n", qPrintable(parser.value(tab)),
+                   qPrintable(window.tabKeys().join(QStringLiteral(", "))));
+      return 2;
+    }
   } else if (parser.isSet(schema) || parser.isSet(tuple) || parser.isSet(key)) {
-    window.showTab(1);  // what was asked for is in the lab
+    window.showTab(QStringLiteral("lab"));  // what was asked for is in the lab
   }
   window.show();
   if (parser.isSet(format) && !parser.positionalArguments().isEmpty()) {

@@ -54,7 +54,6 @@ constexpr size_t kFirstStartDesign = 1;
 
 const QString kWorkspaceFilter = QStringLiteral("Keyscope workspaces (*.ksw);;All files (*)");
 
-enum Tab { kDataTab = 0, kLabTab = 1 };
 
 bool isWorkspaceFile(const QUrl& url) {
   return url.isLocalFile() &&
@@ -144,8 +143,10 @@ void MainWindow::buildViews() {
   m_tabs = new QTabWidget(this);
   m_tabs->setObjectName(QStringLiteral("mainTabs"));
   m_tabs->setDocumentMode(true);
-  m_tabs->addTab(m_browser, tr("Data"));
-  m_tabs->addTab(m_labSplitter, tr("Key schema lab"));
+  // The main tabs, in order. Each view's key names it in settings, in
+  // --tab and in showTab(); its View menu entry gets Ctrl+<position>.
+  addView(QStringLiteral("data"), m_browser, tr("Data"), tr("&Data Browser"));
+  addView(QStringLiteral("lab"), m_labSplitter, tr("Key schema lab"), tr("&Key Schema Lab"));
   setCentralWidget(m_tabs);
 
   m_progressLabel = new QLabel(this);
@@ -181,10 +182,11 @@ void MainWindow::createMenus() {
   view->addAction(tr("&Refresh Workspace Tree"), m_tree, &WorkspaceTree::refresh)
       ->setShortcut(QKeySequence::Refresh);
   view->addSeparator();
-  view->addAction(tr("&Data Browser"), this, [this] { showTab(kDataTab); })
-      ->setShortcut(tr("Ctrl+1"));
-  view->addAction(tr("&Key Schema Lab"), this, [this] { showTab(kLabTab); })
-      ->setShortcut(tr("Ctrl+2"));
+  for (int i = 0; i < m_views.size(); ++i) {
+    const QString key = m_views[i].key;
+    view->addAction(m_views[i].menuText, this, [this, key] { showTab(key); })
+        ->setShortcut(QKeySequence(tr("Ctrl+%1").arg(i + 1)));
+  }
   view->addSeparator();
   view->addAction(m_dock->toggleViewAction());
 
@@ -222,7 +224,7 @@ void MainWindow::restoreSettings() {
     restoreState(m_settings->value(kStateKey).toByteArray());
     m_dockSplitter->restoreState(m_settings->value(kDockSplitterKey).toByteArray());
     m_labSplitter->restoreState(m_settings->value(kLabSplitterKey).toByteArray());
-    m_tabs->setCurrentIndex(m_settings->value(kTabKey, kDataTab).toInt());
+    showTab(m_settings->value(kTabKey, QStringLiteral("data")).toString());
     schema = m_settings->value(kSchemaKey, schema).toString();
     tuple = m_settings->value(kTupleKey, tuple).toString();
   }
@@ -237,7 +239,7 @@ void MainWindow::saveSettings() const {
   m_settings->setValue(kStateKey, saveState());
   m_settings->setValue(kDockSplitterKey, m_dockSplitter->saveState());
   m_settings->setValue(kLabSplitterKey, m_labSplitter->saveState());
-  m_settings->setValue(kTabKey, m_tabs->currentIndex());
+  m_settings->setValue(kTabKey, currentTab());
   m_settings->setValue(kSchemaKey, m_schemaView->schemaText());
   m_settings->setValue(kTupleKey, m_bytesView->tupleJson());
 }
@@ -298,8 +300,31 @@ void MainWindow::chooseAndCreate() {
   newWorkspace(path);
 }
 
-void MainWindow::showTab(int index) {
-  m_tabs->setCurrentIndex(index);
+void MainWindow::addView(const QString& key, QWidget* view, const QString& tabTitle,
+                         const QString& menuText) {
+  view->setProperty("keyscopeViewKey", key);
+  m_tabs->addTab(view, tabTitle);
+  m_views.push_back({key, menuText});
+}
+
+bool MainWindow::showTab(const QString& key) {
+  for (int i = 0; i < m_views.size(); ++i) {
+    if (m_views[i].key != key) continue;
+    m_tabs->setCurrentIndex(i);
+    return true;
+  }
+  return false;
+}
+
+QString MainWindow::currentTab() const {
+  const int index = m_tabs->currentIndex();
+  return index >= 0 && index < m_views.size() ? m_views[index].key : QString();
+}
+
+QStringList MainWindow::tabKeys() const {
+  QStringList keys;
+  for (const View& view : m_views) keys.push_back(view.key);
+  return keys;
 }
 
 bool MainWindow::isIdle() const {

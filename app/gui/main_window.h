@@ -14,6 +14,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <QList>
 #include <QStringList>
 
 #include <memory>
@@ -62,8 +63,11 @@ class MainWindow : public QMainWindow {
   void newWorkspace(const QString& path);
   void openDemoWorkspace();
 
-  // The tab shown: 0 data browser, 1 key schema lab.
-  void showTab(int index);
+  // The main tabs by key ("data", "lab", ...: tabKeys() in order). showTab
+  // returns false for a key no tab has.
+  bool showTab(const QString& key);
+  QString currentTab() const;
+  QStringList tabKeys() const;
 
   Session* session() const { return m_session; }
   WorkspaceTree* tree() const { return m_tree; }
@@ -84,6 +88,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildViews();
+  // Adds a main tab; `key` names it in settings, --tab and showTab().
+  void addView(const QString& key, QWidget* view, const QString& tabTitle,
+               const QString& menuText);
   void createMenus();
   void rebuildRecentMenu();
   void restoreSettings();
@@ -107,7 +114,12 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<ColumnFormatStore> m_formats;
   Session* m_session = nullptr;
 
+  struct View {
+    QString key;
+    QString menuText;
+  };
   QTabWidget* m_tabs = nullptr;
+  QList<View> m_views;  // in tab order
   QDockWidget* m_dock = nullptr;
   WorkspaceTree* m_tree = nullptr;
   TableInfoView* m_tableInfo = nullptr;
