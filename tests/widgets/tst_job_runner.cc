@@ -1,7 +1,8 @@
 // Qt Test for JobRunner: values come back on the runner's thread; a newer
 // job on a channel makes the older one's value stale (dropped) and cancels
 // it; cancel, a destroyed context and the destructor stop delivery; progress
-// is throttled; waitForDone waits. GUI thread, with work on the pool.
+// is throttled; waitForDone waits; a streaming job's partials come in
+// order before its value and stop at cancel. GUI thread, with work on the pool.
 #include <QElapsedTimer>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -301,6 +302,92 @@ class TestJobRunner : public QObject {
     QTRY_COMPARE(busy.count(), 2);
     QCOMPARE(busy.at(1).at(0).toBool(), false);
     QCOMPARE(runner.runningJobs(), 0);
+  }
+
+  void streamingDeliversPartialsInOrderBeforeTheValue() {
+    JobRunner runner;
+    QObject context;
+    std::vector<int> partials;
+    QThread* const guiThread = QThread::currentThread();
+    bool partialsOnGuiThread = true;
+    bool doneAfterPartials = false;
+    int total = 0;
+    runner.submitStreaming<std::vector<int>>(
+        runner.newChannel(), &context,
+        [](JobControl&, keyscope::JobStream<std::vector<int>>& stream) {
+          for (int batch = 0; batch < 5; ++batch) stream.send({batch * 2, batch * 2 + 1});
+          return 10;
+        },
+        [&](std::vector<int> batch) {
+          partialsOnGuiThread = partialsOnGuiThread && QThread::currentThread() == guiThread;
+          partials.insert(partials.end(), batch.begin(), batch.end());
+        },
+        [&](int value) {
+          total = value;
+          doneAfterPartials = partials.size() == 10;
+        });
+    QTRY_COMPARE(total, 10);
+    QVERIFY(doneAfterPartials);
+    QVERIFY(partialsOnGuiThread);
+    for (int i = 0; i < 10; ++i) QCOMPARE(partials[static_cast<size_t>(i)], i);
+  }
+
+  void noPartialArrivesAfterCancel() {
+    JobRunner runner;
+    QObject context;
+    const int channel = runner.newChannel();
+    auto firstSent = std::make_shared<QSemaphore>();
+    std::atomic<int> sent{0};
+    int received = 0;
+    bool done = false;
+    runner.submitStreaming<int>(
+        channel, &context,
+        [&sent, firstSent](JobControl& job, keyscope::JobStream<int>& stream) {
+          stream.send(1);
+          ++sent;
+          firstSent->release();
+          // Goes on sending until it sees the cancel, as a scan does.
+          while (!job.isCancelled()) {
+            stream.send(1);
+            ++sent;
+            QThread::msleep(1);
+          }
+          return 0;
+        },
+        [&](int) {
+          ++received;
+          // Cancel from inside the callback, as a view's Cancel reached
+          // between two batches would.
+          if (received == 1) runner.cancel(channel);
+        },
+        [&](int) { done = true; });
+    firstSent->acquire();
+    QTRY_COMPARE(received, 1);
+    QVERIFY(runner.waitForDone(5000));
+    QTest::qWait(50);  // anything still queued would be delivered now
+    QCOMPARE(received, 1);
+    QVERIFY(!done);
+    QVERIFY(sent.load() >= 1);
+  }
+
+  void aDestroyedContextGetsNoPartials() {
+    JobRunner runner;
+    auto context = std::make_unique<QObject>();
+    auto gate = std::make_shared<QSemaphore>();
+    int received = 0;
+    runner.submitStreaming<int>(
+        runner.newChannel(), context.get(),
+        [gate](JobControl&, keyscope::JobStream<int>& stream) {
+          gate->acquire();
+          stream.send(7);
+          return 0;
+        },
+        [&](int) { ++received; }, [](int) {});
+    context.reset();
+    gate->release();
+    QVERIFY(runner.waitForDone(5000));
+    QTest::qWait(50);
+    QCOMPARE(received, 0);
   }
 };
 

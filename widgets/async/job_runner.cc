@@ -117,4 +117,18 @@ void JobRunner::postProgress(quint64 generation, const JobProgress& progress) {
       Qt::QueuedConnection);
 }
 
+void JobRunner::postPartial(quint64 generation, std::shared_ptr<void> partial) {
+  QMetaObject::invokeMethod(
+      this,
+      [this, generation, partial = std::move(partial)]() mutable {
+        const auto found = m_pending.find(generation);
+        if (found == m_pending.end() || !found->second.context || !found->second.partial) return;
+        // Copied first: the callback may cancel or submit on the same
+        // channel, which drops this entry.
+        const auto callback = found->second.partial;
+        callback(std::move(partial));
+      },
+      Qt::QueuedConnection);
+}
+
 }  // namespace keyscope

@@ -15,7 +15,9 @@
 // thread and handed to the callbacks only while the context object given at
 // submit still exists (a QPointer) and the job is still its channel's
 // newest. Callbacks therefore never run on a worker thread and never after
-// their context is gone.
+// their context is gone. A streaming job (submitStreaming) also hands over
+// partial values while it runs (a scan's rows, batch by batch), delivered
+// in order before its value and under the same rules.
 //
 // Thread rules. The runner, and every context handed to it, live on one
 // thread (the GUI thread); submit, cancel and the callbacks run there. Work
@@ -53,6 +55,8 @@ struct JobProgress {
 };
 
 class JobRunner;
+template <typename Partial>
+class JobStream;
 
 // What a job's work sees of the runner, on its worker thread.
 class JobControl {
@@ -72,6 +76,8 @@ class JobControl {
 
  private:
   friend class JobRunner;
+  template <typename Partial>
+  friend class JobStream;
   JobControl(JobRunner* runner, quint64 generation, std::shared_ptr<CancelToken> cancel)
       : m_runner(runner), m_generation(generation), m_cancel(std::move(cancel)) {}
 
@@ -107,6 +113,18 @@ class JobRunner : public QObject {
   quint64 submit(ChannelId channel, QObject* context, Work work, Done onDone,
                  ProgressCallback onProgress = {});
 
+  // As submit, for work that hands over partial values as it goes (a scan's
+  // rows, batch by batch): `work(JobControl&, JobStream<Partial>&)` calls
+  // stream.send(partial) any number of times, then returns its value.
+  // `onPartial(Partial)` gets each partial on this thread, in the order
+  // sent and before `onDone`, under the same conditions as `onDone`: once
+  // the job is cancelled or stale no further partial is delivered (those
+  // already queued are dropped). Partials are not throttled; the work
+  // decides how much goes in one.
+  template <typename Partial, typename Work, typename OnPartial, typename Done>
+  quint64 submitStreaming(ChannelId channel, QObject* context, Work work, OnPartial onPartial,
+                          Done onDone, ProgressCallback onProgress = {});
+
   // Cancels the channel's job and drops its value; the channel stays usable.
   void cancel(ChannelId channel);
   // Cancels every job of every channel.
@@ -127,6 +145,8 @@ class JobRunner : public QObject {
 
  private:
   friend class JobControl;
+  template <typename Partial>
+  friend class JobStream;
 
   // A submitted job whose value is still wanted. Lives in m_pending (this
   // thread only) from submit until its value is delivered or it goes stale,
@@ -135,6 +155,7 @@ class JobRunner : public QObject {
     ChannelId channel = 0;
     QPointer<QObject> context;
     std::function<void(std::shared_ptr<void>)> deliver;
+    std::function<void(std::shared_ptr<void>)> partial;  // streaming jobs only
     ProgressCallback progress;
     std::shared_ptr<CancelToken> cancel;
   };
@@ -147,6 +168,7 @@ class JobRunner : public QObject {
   // Worker threads: post a job's value or progress to this runner's thread.
   void postValue(quint64 generation, std::shared_ptr<void> value);
   void postProgress(quint64 generation, const JobProgress& progress);
+  void postPartial(quint64 generation, std::shared_ptr<void> partial);
   void jobFinished();
 
   QThreadPool m_pool;
@@ -175,6 +197,53 @@ quint64 JobRunner::submit(ChannelId channel, QObject* context, Work work, Done o
   startOnPool([this, control, work = std::make_shared<Work>(std::move(work))] {
     if (!control->isCancelled()) {
       std::shared_ptr<void> value = std::make_shared<Value>((*work)(*control));
+      if (!control->isCancelled()) postValue(control->m_generation, std::move(value));
+    }
+    jobFinished();
+  });
+  return control->m_generation;
+}
+
+// What a streaming job's work sends its partial values through, on its
+// worker thread. Valid while the work runs.
+template <typename Partial>
+class JobStream {
+ public:
+  explicit JobStream(JobControl& control) : m_control(control) {}
+  // Posts `partial` to the runner's thread (dropped there if the job is by
+  // then cancelled or stale). Worker thread only.
+  void send(Partial partial) {
+    if (m_control.isCancelled()) return;
+    m_control.m_runner->postPartial(m_control.m_generation,
+                                    std::make_shared<Partial>(std::move(partial)));
+  }
+
+ private:
+  JobControl& m_control;
+};
+
+template <typename Partial, typename Work, typename OnPartial, typename Done>
+quint64 JobRunner::submitStreaming(ChannelId channel, QObject* context, Work work,
+                                   OnPartial onPartial, Done onDone, ProgressCallback onProgress) {
+  using Value = std::invoke_result_t<Work&, JobControl&, JobStream<Partial>&>;
+  static_assert(!std::is_void_v<Value>, "a job returns a value: its result or a Status");
+  PendingJob pending;
+  pending.channel = channel;
+  pending.context = context;
+  pending.deliver = [done =
+                         std::make_shared<Done>(std::move(onDone))](std::shared_ptr<void> value) {
+    (*done)(std::move(*static_cast<Value*>(value.get())));
+  };
+  pending.partial = [callback = std::make_shared<OnPartial>(std::move(onPartial))](
+                        std::shared_ptr<void> partial) {
+    (*callback)(std::move(*static_cast<Partial*>(partial.get())));
+  };
+  pending.progress = std::move(onProgress);
+  std::shared_ptr<JobControl> control = beginJob(channel, std::move(pending));
+  startOnPool([this, control, work = std::make_shared<Work>(std::move(work))] {
+    if (!control->isCancelled()) {
+      JobStream<Partial> stream(*control);
+      std::shared_ptr<void> value = std::make_shared<Value>((*work)(*control, stream));
       if (!control->isCancelled()) postValue(control->m_generation, std::move(value));
     }
     jobFinished();
