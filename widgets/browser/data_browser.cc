@@ -139,6 +139,15 @@ void DataBrowser::buildUi() {
   copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   m_view->addAction(copy);
   m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+  // "Inspect Row Key": the row under the menu (a right-click makes it current).
+  auto* inspect = new QAction(tr("Inspect Row Key"), m_view);
+  inspect->setObjectName(QStringLiteral("inspectRowKeyAction"));
+  connect(inspect, &QAction::triggered, this, [this] {
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid() && current.row() < m_model->rowCount())
+      emit inspectRowKeyRequested(QByteArray::fromStdString(m_model->rowKey(current.row())));
+  });
+  m_view->addAction(inspect);
 
   m_status = new QLabel(this);
   m_status->setObjectName(QStringLiteral("browserStatus"));

@@ -70,6 +70,12 @@ class DataBrowser : public QWidget {
   // Changes a column's display format as the header menu does (and stores it).
   void setColumnFormat(int column, ValueFormat format);
 
+ signals:
+  // The rows' context menu "Inspect Row Key": the key of the row clicked.
+  void inspectRowKeyRequested(const QByteArray& key);
+
+ public:
+
   CellTableModel* model() const { return m_model; }
   QTableView* view() const { return m_view; }
   QString statusText() const;
