@@ -6,6 +6,7 @@
 //   keyscope [WORKSPACE]
 //   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab KEY]
 //            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//            [--query LINE]  (runs LINE in the query console once open; the shot waits for it)
 //
 // GUI thread only.
 #include <QApplication>
@@ -20,9 +21,11 @@
 
 #include "browser/column_format_store.h"
 #include "browser/value_format.h"
+#include "console/query_console.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
 #include "main_window.h"
+#include "session.h"
 #include "version.h"
 #include "workspace/workspace_tree.h"
 
@@ -119,6 +122,10 @@ int main(int argc, char* argv[]) {
       QStringLiteral("Display format of a column of --table, e.g. d:count=int (repeatable)."),
       QStringLiteral("COLUMN=FORMAT"));
   parser.addOptions({screenshot, schema, tuple, key, dark, table, tab, format});
+  const QCommandLineOption query = hiddenOption(
+      QStringLiteral("query"), QStringLiteral("Shell line for the query console to run."),
+      QStringLiteral("LINE"));
+  parser.addOption(query);
   parser.process(app);
 
   if (parser.isSet(dark)) useDarkPalette(app);
@@ -137,6 +144,14 @@ int main(int argc, char* argv[]) {
     }
   } else if (parser.isSet(schema) || parser.isSet(tuple) || parser.isSet(key)) {
     window.showTab(QStringLiteral("lab"));  // what was asked for is in the lab
+  }
+  if (parser.isSet(query)) {
+    // Run once the workspace is open; the window is not idle until it has finished.
+    keyscope::QueryConsole* console = window.console();
+    QObject::connect(
+        window.session(), &keyscope::Session::opened, console,
+        [console, line = parser.value(query)] { console->runLine(line); },
+        Qt::SingleShotConnection);
   }
   window.show();
   if (parser.isSet(format) && !parser.positionalArguments().isEmpty()) {

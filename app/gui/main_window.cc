@@ -26,6 +26,7 @@
 #include "browser/cell_table_model.h"
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
+#include "console/query_console.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
@@ -87,6 +88,12 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
   connect(m_session, &Session::demoProgress, this, &MainWindow::onDemoProgress);
   connect(m_session, &Session::busyChanged, this, &MainWindow::onBusyChanged);
   connect(m_tree, &WorkspaceTree::tableSelected, this, &MainWindow::onTableSelected);
+  // A write from the console: the tree reloads, then the views of the table shown.
+  connect(m_console, &QueryConsole::workspaceChanged, this, [this] {
+    connect(m_tree, &WorkspaceTree::refreshed, this,
+            [this] { onTableSelected(m_tree->selectedTable()); }, Qt::SingleShotConnection);
+    m_tree->refresh();
+  });
   connect(m_tableInfo, &TableInfoView::exampleActivated, this, [this](const QString& command) {
     QApplication::clipboard()->setText(command);
     statusBar()->showMessage(tr("Copied: %1").arg(command), 5000);
@@ -146,6 +153,8 @@ void MainWindow::buildViews() {
   // The main tabs, in order. Each view's key names it in settings, in
   // --tab and in showTab(); its View menu entry gets Ctrl+<position>.
   addView(QStringLiteral("data"), m_browser, tr("Data"), tr("&Data Browser"));
+  m_console = new QueryConsole(jobs, m_settings.get(), this);
+  addView(QStringLiteral("query"), m_console, tr("Query"), tr("&Query Console"));
   addView(QStringLiteral("lab"), m_labSplitter, tr("Key schema lab"), tr("&Key Schema Lab"));
   setCentralWidget(m_tabs);
 
@@ -328,6 +337,7 @@ QStringList MainWindow::tabKeys() const {
 }
 
 bool MainWindow::isIdle() const {
+  if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading();
 }
 
@@ -335,6 +345,7 @@ void MainWindow::onOpened(const QString& path) {
   Workspace* ws = m_session->workspace();
   m_tree->setWorkspace(ws);
   m_browser->setWorkspace(ws, path);
+  m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
   m_recent->add(path);
   rebuildRecentMenu();
@@ -345,6 +356,7 @@ void MainWindow::onOpened(const QString& path) {
 
 void MainWindow::onAboutToClose() {
   m_browser->setWorkspace(nullptr, {});
+  m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);
   m_tableInfo->setTable(std::nullopt);
   setWindowTitle(tr("Keyscope"));
@@ -377,6 +389,7 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::onTableSelected(const QString& table) {
   const std::optional<TableOptions> options = m_tree->tableOptions(table);
   m_tableInfo->setTable(options);
+  m_console->setTable(table);
   if (options) {
     m_browser->showTable(*options);
   } else {

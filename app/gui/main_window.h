@@ -38,6 +38,7 @@ class ColumnFormatStore;
 class DataBrowser;
 class KeyBytesView;
 class KeySchemaView;
+class QueryConsole;
 class RecentFiles;
 class Session;
 class TableInfoView;
@@ -72,6 +73,7 @@ class MainWindow : public QMainWindow {
   Session* session() const { return m_session; }
   WorkspaceTree* tree() const { return m_tree; }
   DataBrowser* browser() const { return m_browser; }
+  QueryConsole* console() const { return m_console; }
   TableInfoView* tableInfo() const { return m_tableInfo; }
   ColumnFormatStore* columnFormats() const { return m_formats.get(); }
   KeySchemaView* schemaView() const { return m_schemaView; }
@@ -128,6 +130,7 @@ class MainWindow : public QMainWindow {
   QSplitter* m_labSplitter = nullptr;
   KeySchemaView* m_schemaView = nullptr;
   KeyBytesView* m_bytesView = nullptr;
+  QueryConsole* m_console = nullptr;
   QMenu* m_recentMenu = nullptr;
 
   QLabel* m_progressLabel = nullptr;

@@ -70,7 +70,7 @@ QueryConsole::QueryConsole(JobRunner* runner, QSettings* settings, QWidget* pare
   m_grid->verticalHeader()->setDefaultSectionSize(m_grid->fontMetrics().height() + 6);
   m_grid->horizontalHeader()->setStretchLastSection(true);
   m_grid->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  m_grid->setColumnWidth(QueryResultModel::kRow, 220);
+  m_grid->setColumnWidth(QueryResultModel::kRow, 320);
   m_grid->setColumnWidth(QueryResultModel::kColumn, 160);
   m_grid->setColumnWidth(QueryResultModel::kTimestamp, 130);
   m_grid->setColumnWidth(QueryResultModel::kType, 90);
