@@ -6,6 +6,7 @@
 //   keyscope [WORKSPACE]
 //   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab KEY]
 //            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//            [--export-dialog]   (the CSV export dialog of --table, shot alone)
 //            [--query LINE]  (runs LINE in the query console once open; the shot waits for it)
 //
 // GUI thread only.
@@ -21,6 +22,7 @@
 
 #include "browser/column_format_store.h"
 #include "browser/value_format.h"
+#include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
@@ -62,14 +64,44 @@ void useDarkPalette(QApplication& app) {
   app.setPalette(p);
 }
 
+// Screenshot mode with --export-dialog: opens the export dialog of the
+// table and saves it alone once its preview is there.
+void saveExportDialogWhenSettled(keyscope::MainWindow* window, const QString& file,
+                                 const QString& table) {
+  keyscope::ExportDialog* dialog = window->exportTable(table);
+  if (dialog == nullptr) {
+    std::fprintf(stderr, "keyscope: no export dialog: %s\n", qPrintable(window->lastError()));
+    QApplication::exit(1);
+    return;
+  }
+  // A file name that says what it is, not the screenshot machine's home.
+  dialog->setFilePath(QStringLiteral("/home/user/Documents/%1.csv").arg(table));
+  auto* clock = new QElapsedTimer;
+  clock->start();
+  auto* poll = new QTimer(dialog);
+  QObject::connect(poll, &QTimer::timeout, dialog, [dialog, file, clock, poll] {
+    if (!dialog->isIdle() && clock->elapsed() < 30000) return;
+    poll->stop();
+    delete clock;
+    QTimer::singleShot(300, dialog, [dialog, file] {
+      const bool saved = dialog->grab().save(file, "PNG");
+      if (!saved) std::fprintf(stderr, "keyscope: cannot write %s\n", qPrintable(file));
+      QApplication::exit(saved ? 0 : 1);
+    });
+  });
+  poll->start(100);
+}
+
 // Screenshot mode: waits (polling, so the event loop runs) until the window
-// is idle with the table selected, then saves it. 30 s is far more than an
-// open and a first page take; a window still busy then is saved as it is.
-void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QString& table) {
+// is idle with the table selected, then saves it (or, with `exportDialog`,
+// the table's export dialog). 30 s is far more than an open and a first
+// page take; a window still busy then is saved as it is.
+void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QString& table,
+                     bool exportDialog = false) {
   auto* clock = new QElapsedTimer;
   clock->start();
   auto* poll = new QTimer(window);
-  QObject::connect(poll, &QTimer::timeout, window, [window, file, table, clock, poll] {
+  QObject::connect(poll, &QTimer::timeout, window, [window, file, table, clock, poll, exportDialog] {
     if (!table.isEmpty() && window->tree()->selectedTable() != table)
       window->tree()->selectTable(table);
     const bool settled =
@@ -77,6 +109,10 @@ void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QS
     if (!settled && clock->elapsed() < 30000) return;
     poll->stop();
     delete clock;
+    if (exportDialog) {
+      saveExportDialogWhenSettled(window, file, table);
+      return;
+    }
     // 300 ms more: long enough for the last paint and the layout to settle.
     QTimer::singleShot(300, window, [window, file] {
       const bool saved = window->grab().save(file, "PNG");
@@ -121,7 +157,10 @@ int main(int argc, char* argv[]) {
       QStringLiteral("format"),
       QStringLiteral("Display format of a column of --table, e.g. d:count=int (repeatable)."),
       QStringLiteral("COLUMN=FORMAT"));
+  const QCommandLineOption exportDialog = hiddenOption(
+      QStringLiteral("export-dialog"), QStringLiteral("Screenshot the CSV export dialog of --table."));
   parser.addOptions({screenshot, schema, tuple, key, dark, table, tab, format});
+  parser.addOption(exportDialog);
   const QCommandLineOption query = hiddenOption(
       QStringLiteral("query"), QStringLiteral("Shell line for the query console to run."),
       QStringLiteral("LINE"));
@@ -174,6 +213,7 @@ int main(int argc, char* argv[]) {
   if (!screenshotMode || !parser.positionalArguments().isEmpty()) {
     window.openAtStart(parser.positionalArguments());
   }
-  if (screenshotMode) saveWhenSettled(&window, parser.value(screenshot), parser.value(table));
+  if (screenshotMode)
+    saveWhenSettled(&window, parser.value(screenshot), parser.value(table), parser.isSet(exportDialog));
   return QApplication::exec();
 }

@@ -26,6 +26,7 @@
 #include "browser/cell_table_model.h"
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
+#include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
@@ -94,6 +95,8 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
             [this] { onTableSelected(m_tree->selectedTable()); }, Qt::SingleShotConnection);
     m_tree->refresh();
   });
+  connect(m_tree, &WorkspaceTree::exportTableRequested, this, &MainWindow::exportTable);
+  connect(m_browser, &DataBrowser::exportViewRequested, this, &MainWindow::exportBrowserView);
   connect(m_tableInfo, &TableInfoView::exampleActivated, this, [this](const QString& command) {
     QApplication::clipboard()->setText(command);
     statusBar()->showMessage(tr("Copied: %1").arg(command), 5000);
@@ -106,6 +109,8 @@ MainWindow::~MainWindow() {
   // closes the workspace. Left to QObject, children die in creation order:
   // the session (made first) before the views.
   disconnect(m_session, nullptr, this, nullptr);
+  // Export dialogs are top-level children of the window: they hold the runner too.
+  qDeleteAll(findChildren<ExportDialog*>(Qt::FindDirectChildrenOnly));
   delete takeCentralWidget();
   delete m_dock;
   delete m_session;
@@ -178,6 +183,9 @@ void MainWindow::createMenus() {
       ->setShortcut(QKeySequence::Open);
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace);
+  file->addSeparator();
+  file->addAction(tr("&Export Table as CSV…"), this, [this] { exportTable(m_tree->selectedTable()); })
+      ->setShortcut(QKeySequence(tr("Ctrl+E")));
   file->addSeparator();
   QAction* close = file->addAction(tr("&Close Workspace"), m_session, &Session::close);
   close->setShortcut(QKeySequence::Close);
@@ -339,6 +347,42 @@ QStringList MainWindow::tabKeys() const {
 bool MainWindow::isIdle() const {
   if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading();
+}
+
+ExportDialog* MainWindow::exportTable(const QString& table) {
+  if (table.isEmpty()) {
+    showError(tr("Export Table"), tr("Select a table in the workspace tree first."));
+    return nullptr;
+  }
+  ExportSource source;
+  source.table = table;
+  source.description = tr("Table %1, the latest value of every column").arg(table);
+  return openExportDialog(source);
+}
+
+ExportDialog* MainWindow::exportBrowserView() {
+  if (m_browser->tableName().isEmpty()) {
+    showError(tr("Export View"), tr("Select a table in the workspace tree first."));
+    return nullptr;
+  }
+  ExportSource source;
+  source.table = m_browser->tableName();
+  source.scan = m_browser->currentScan();
+  source.description = m_browser->currentViewDescription();
+  return openExportDialog(source);
+}
+
+ExportDialog* MainWindow::openExportDialog(const ExportSource& source) {
+  if (m_session->workspace() == nullptr) {
+    showError(tr("Export"), tr("No workspace is open."));
+    return nullptr;
+  }
+  auto* dialog = new ExportDialog(m_session->jobs(), m_session->workspace(), source, this,
+                                  m_settings.get());
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(m_session, &Session::aboutToClose, dialog, &ExportDialog::workspaceClosing);
+  dialog->show();
+  return dialog;
 }
 
 void MainWindow::onOpened(const QString& path) {

@@ -36,6 +36,8 @@ namespace keyscope {
 
 class ColumnFormatStore;
 class DataBrowser;
+class ExportDialog;
+struct ExportSource;
 class KeyBytesView;
 class KeySchemaView;
 class QueryConsole;
@@ -78,6 +80,14 @@ class MainWindow : public QMainWindow {
   ColumnFormatStore* columnFormats() const { return m_formats.get(); }
   KeySchemaView* schemaView() const { return m_schemaView; }
   KeyBytesView* bytesView() const { return m_bytesView; }
+  // CSV export (ExportDialog, non-modal, deleted when closed; cancelled when
+  // the workspace closes): of a table as a whole (File > Export Table…, the
+  // tree's context menu), of the data browser's view, or of any source.
+  // nullptr (with the reason in lastError()) when no workspace or table is open.
+  ExportDialog* exportTable(const QString& table);
+  ExportDialog* exportBrowserView();
+  ExportDialog* openExportDialog(const ExportSource& source);
+
   // Nothing is loading: no open, build, refresh or page under way.
   bool isIdle() const;
   // The last error shown (tests and screenshots never see message boxes).

@@ -26,6 +26,7 @@
 #include "browser/versions_delegate.h"
 #include "common/counted_text.h"
 #include "key_lab/lab_colors.h"
+#include "keyscope/byte_format.h"
 
 namespace keyscope {
 
@@ -161,6 +162,11 @@ void DataBrowser::buildUi() {
   statusLine->addWidget(m_status);
   statusLine->addWidget(m_inputError, 1);
   statusLine->addWidget(m_stopButton);
+  m_exportButton = new QPushButton(tr("Export View…"), this);
+  m_exportButton->setObjectName(QStringLiteral("exportViewButton"));
+  m_exportButton->setToolTip(tr("Write the rows of this view (its filter applied) to a CSV file"));
+  statusLine->addWidget(m_exportButton);
+  connect(m_exportButton, &QPushButton::clicked, this, &DataBrowser::exportViewRequested);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 2);
@@ -392,6 +398,29 @@ void DataBrowser::showHeaderMenu(const QPoint& at) {
   menu.exec(m_view->horizontalHeader()->mapToGlobal(at));
 }
 
+ScanOptions DataBrowser::currentScan() const {
+  ScanOptions scan;
+  const RowRange range = effectiveRange(m_model->query());
+  scan.startRow = range.start;
+  scan.stopRow = range.stop;
+  if (range.isEmpty) scan.limit = 0;  // the prefix and the range exclude each other
+  scan.maxVersions = 1;  // the view shows each column's latest value
+  return scan;
+}
+
+QString DataBrowser::currentViewDescription() const {
+  if (!m_table) return {};
+  QStringList parts{tr("Data browser view of %1").arg(tableName())};
+  const auto shown = [](const Bytes& key) {
+    return QString::fromStdString(formatBytes(key, ByteFormat::kEscaped));
+  };
+  const BrowseQuery& query = m_model->query();
+  if (!query.prefix.empty()) parts << tr("prefix %1").arg(shown(query.prefix));
+  if (!query.startRow.empty()) parts << tr("from %1").arg(shown(query.startRow));
+  if (!query.stopRow.empty()) parts << tr("before %1").arg(shown(query.stopRow));
+  return parts.join(QStringLiteral(", "));
+}
+
 QString DataBrowser::statusText() const {
   return m_status->text();
 }
@@ -406,7 +435,7 @@ void DataBrowser::updateStatus() {
   const bool haveTable = m_table.has_value();
   for (QWidget* w :
        std::initializer_list<QWidget*>{m_kind, m_keyEdit, m_goButton, m_prefixEdit, m_startEdit,
-                                       m_stopEdit, m_filterButton, m_clearButton}) {
+                                       m_stopEdit, m_filterButton, m_clearButton, m_exportButton}) {
     w->setEnabled(haveTable);
   }
   if (!haveTable) {

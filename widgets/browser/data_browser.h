@@ -76,12 +76,24 @@ class DataBrowser : public QWidget {
 
  public:
 
+  // The scan that reads what the view shows: its table's rows within the
+  // prefix and range filter, the latest version of each column. For
+  // export; the view itself pages.
+  ScanOptions currentScan() const;
+  // A short description of the view for the export dialog ("web_visits,
+  // prefix user1").
+  QString currentViewDescription() const;
+
   CellTableModel* model() const { return m_model; }
   QTableView* view() const { return m_view; }
   QString statusText() const;
   // Why the last key or filter did not parse, or a note on where the key
   // box went; empty when there is nothing to say.
   QString inputErrorText() const;
+
+ signals:
+  // "Export view…": export currentScan() of tableName() as CSV.
+  void exportViewRequested();
 
  private:
   void buildUi();
@@ -115,6 +127,7 @@ class DataBrowser : public QWidget {
   QLabel* m_status = nullptr;
   QLabel* m_inputError = nullptr;
   QPushButton* m_stopButton = nullptr;
+  QPushButton* m_exportButton = nullptr;
   bool m_columnsSized = false;  // the first page of the view came and sized the columns
 };
 

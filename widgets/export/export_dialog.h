@@ -26,9 +26,11 @@
 #include <QDialog>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 #include "async/job_runner.h"
+#include "export/export_job.h"
 #include "keyscope/csv.h"
 #include "keyscope/csv_table.h"
 #include "keyscope/options.h"
@@ -61,13 +63,6 @@ struct ExportChoices {
   bool decodeKey = false;  // ignored when the table has no key schema
   CsvDialect dialect;      // delimiter, quote (nullopt: none), line ending ("\n" or "\r\n")
   bool header = true;
-};
-
-// What a finished export wrote.
-struct ExportOutcome {
-  Status status;            // OK, Cancelled, or the failure
-  QString path;             // the file written (or that would have been)
-  CsvExportReport report;
 };
 
 class ExportDialog : public QDialog {
@@ -147,6 +142,7 @@ class ExportDialog : public QDialog {
   bool m_previewing = false;
   bool m_exporting = false;
   QString m_exportPath;
+  std::shared_ptr<CancelToken> m_userCancel;  // the running export's Cancel
   std::optional<ExportOutcome> m_lastOutcome;
 
   QLabel* m_sourceLabel = nullptr;

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMenu>
 #include <QSet>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -38,6 +39,18 @@ WorkspaceTree::WorkspaceTree(JobRunner* runner, QWidget* parent)
   showNoWorkspace();
   connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &WorkspaceTree::onCurrentChanged);
+  m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_view, &QTreeView::customContextMenuRequested, this, &WorkspaceTree::showContextMenu);
+}
+
+void WorkspaceTree::showContextMenu(const QPoint& at) {
+  const QString table =
+      m_view->indexAt(at).data(WorkspaceTreeModel::TableNameRole).toString();
+  if (table.isEmpty()) return;
+  QMenu menu(this);
+  menu.addAction(tr("Export %1 as CSV…").arg(table), this,
+                 [this, table] { emit exportTableRequested(table); });
+  menu.exec(m_view->viewport()->mapToGlobal(at));
 }
 
 WorkspaceTree::~WorkspaceTree() {

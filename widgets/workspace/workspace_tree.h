@@ -55,11 +55,14 @@ class WorkspaceTree : public QWidget {
   void tableSelected(const QString& table);
   // An outline arrived and the tree shows it.
   void refreshed();
+  // The context menu's "Export Table as CSV…" on a table (or its family or region).
+  void exportTableRequested(const QString& table);
 
  private:
   void showOutline(Result<WorkspaceOutline> outline);
   void onCurrentChanged();
   void showNoWorkspace();
+  void showContextMenu(const QPoint& at);
 
   JobRunner* m_runner;
   JobRunner::ChannelId m_channel;
