@@ -26,8 +26,10 @@
 #include "browser/cell_table_model.h"
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
+#include "browser/row_key_input.h"
 #include "export/export_dialog.h"
 #include "console/query_console.h"
+#include "hotspots/hotspots_view.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
@@ -161,6 +163,10 @@ void MainWindow::buildViews() {
   m_console = new QueryConsole(jobs, m_settings.get(), this);
   addView(QStringLiteral("query"), m_console, tr("Query"), tr("&Query Console"));
   addView(QStringLiteral("lab"), m_labSplitter, tr("Key schema lab"), tr("&Key Schema Lab"));
+  m_hotspots = new HotspotsView(jobs, this);
+  m_hotspots->setObjectName(QStringLiteral("hotspots"));
+  connect(m_hotspots, &HotspotsView::drillThroughRequested, this, &MainWindow::showDrillThrough);
+  addView(QStringLiteral("hotspots"), m_hotspots, tr("Hotspots"), tr("&Hotspots"));
   setCentralWidget(m_tabs);
 
   m_progressLabel = new QLabel(this);
@@ -346,7 +352,8 @@ QStringList MainWindow::tabKeys() const {
 
 bool MainWindow::isIdle() const {
   if (m_console->isRunning()) return false;
-  return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading();
+  return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
+         !m_hotspots->isLoading();
 }
 
 ExportDialog* MainWindow::exportTable(const QString& table) {
@@ -389,6 +396,7 @@ void MainWindow::onOpened(const QString& path) {
   Workspace* ws = m_session->workspace();
   m_tree->setWorkspace(ws);
   m_browser->setWorkspace(ws, path);
+  m_hotspots->setWorkspace(ws);
   m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
   m_recent->add(path);
@@ -400,6 +408,7 @@ void MainWindow::onOpened(const QString& path) {
 
 void MainWindow::onAboutToClose() {
   m_browser->setWorkspace(nullptr, {});
+  m_hotspots->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);
   m_tableInfo->setTable(std::nullopt);
@@ -436,9 +445,29 @@ void MainWindow::onTableSelected(const QString& table) {
   m_console->setTable(table);
   if (options) {
     m_browser->showTable(*options);
+    m_hotspots->showTable(*options);
   } else {
     m_browser->clearTable();
+    m_hotspots->clearTable();
   }
+}
+
+void MainWindow::showDrillThrough(const QString& table, const ScanOptions& scan,
+                                  const QString& shellLine) {
+  if (m_tree->selectedTable() != table && !m_tree->selectTable(table)) {
+    showError(tr("Show Rows"), tr("No table %1 in the workspace").arg(table));
+    return;
+  }
+  // The browser's key fields read its key input kind; escaped text writes any key.
+  if (!formatRowKeyInput(scan.startRow, m_browser->keyInputKind()) ||
+      !formatRowKeyInput(scan.stopRow, m_browser->keyInputKind()))
+    m_browser->setKeyInputKind(RowKeyInputKind::kEscaped);
+  const RowKeyInputKind kind = m_browser->keyInputKind();
+  m_browser->applyFilter(QString(), formatRowKeyInput(scan.startRow, kind).value_or(QString()),
+                         formatRowKeyInput(scan.stopRow, kind).value_or(QString()));
+  showTab(QStringLiteral("data"));
+  // The browser shows these rows' latest values; the time range is in the scan.
+  statusBar()->showMessage(tr("Rows of the heatmap's selection: %1").arg(shellLine));
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

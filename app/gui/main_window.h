@@ -36,6 +36,7 @@ namespace keyscope {
 
 class ColumnFormatStore;
 class DataBrowser;
+class HotspotsView;
 class ExportDialog;
 struct ExportSource;
 class KeyBytesView;
@@ -45,6 +46,7 @@ class RecentFiles;
 class Session;
 class TableInfoView;
 class WorkspaceTree;
+struct ScanOptions;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -80,6 +82,11 @@ class MainWindow : public QMainWindow {
   ColumnFormatStore* columnFormats() const { return m_formats.get(); }
   KeySchemaView* schemaView() const { return m_schemaView; }
   KeyBytesView* bytesView() const { return m_bytesView; }
+  HotspotsView* hotspots() const { return m_hotspots; }
+  // The hotspot heatmap's drill-through: selects the table, shows the rows
+  // [scan.startRow, scan.stopRow) in the data browser and switches to it;
+  // the status line gives the scan (with its TIMERANGE) as a shell line.
+  void showDrillThrough(const QString& table, const ScanOptions& scan, const QString& shellLine);
   // CSV export (ExportDialog, non-modal, deleted when closed; cancelled when
   // the workspace closes): of a table as a whole (File > Export Table…, the
   // tree's context menu), of the data browser's view, or of any source.
@@ -140,6 +147,7 @@ class MainWindow : public QMainWindow {
   QSplitter* m_labSplitter = nullptr;
   KeySchemaView* m_schemaView = nullptr;
   KeyBytesView* m_bytesView = nullptr;
+  HotspotsView* m_hotspots = nullptr;
   QueryConsole* m_console = nullptr;
   QMenu* m_recentMenu = nullptr;
 
