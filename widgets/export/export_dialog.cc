@@ -75,19 +75,19 @@ QString delimiterName(char delimiter) {
   }
 }
 
-// The preview shows tabs and line endings, which are otherwise invisible.
+// The preview shows the file's lines as they will be, with tabs and the
+// line breaks inside quoted fields made visible (⇥, ↵); the line ending
+// itself is named in the preview's title.
 QString previewLines(const std::string& csv, const CsvDialect& dialect) {
   QString text = QString::fromUtf8(csv.data(), static_cast<qsizetype>(csv.size()));
-  const QString ending = QString::fromStdString(dialect.lineEnding);
-  QStringList lines = text.split(ending);
+  QStringList lines = text.split(QString::fromStdString(dialect.lineEnding));
   if (!lines.isEmpty() && lines.last().isEmpty()) lines.removeLast();
-  const QString shownEnding = dialect.lineEnding == "\r\n" ? QStringLiteral("␍␊") : QStringLiteral("␊");
   for (QString& line : lines) {
     line.replace(QLatin1Char('\t'), QStringLiteral("⇥"));
-    line.replace(QLatin1Char('\r'), QStringLiteral("␍"));
-    line.replace(QLatin1Char('\n'), QStringLiteral("␊"));
+    line.replace(QStringLiteral("\r\n"), QStringLiteral("↵"));
+    line.replace(QLatin1Char('\r'), QStringLiteral("↵"));
+    line.replace(QLatin1Char('\n'), QStringLiteral("↵"));
     if (line.size() > kPreviewLineChars) line = line.left(kPreviewLineChars) + QStringLiteral("…");
-    line += QStringLiteral("  ") + shownEnding;
   }
   return lines.join(QLatin1Char('\n'));
 }
@@ -108,6 +108,7 @@ ExportDialog::ExportDialog(JobRunner* runner, const Workspace* ws, ExportSource 
   setObjectName(QStringLiteral("exportDialog"));
   buildUi();
   restoreChoices();
+  onChoicesChanged();
   loadTable();
 }
 
@@ -192,7 +193,8 @@ void ExportDialog::buildUi() {
   m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
   m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   m_preview->setMinimumHeight(m_preview->fontMetrics().lineSpacing() * (kPreviewRows + 3));
-  auto* previewBox = new QGroupBox(tr("Preview (first %1 rows)").arg(kPreviewRows), this);
+  m_previewBox = new QGroupBox(this);
+  auto* previewBox = m_previewBox;
   auto* previewLayout = new QVBoxLayout(previewBox);
   previewLayout->addWidget(m_preview);
 
@@ -385,6 +387,10 @@ void ExportDialog::loadTable() {
 }
 
 void ExportDialog::onChoicesChanged() {
+  m_previewBox->setTitle(tr("Preview of the first %1 rows (each line ends in %2)")
+                             .arg(kPreviewRows)
+                             .arg(choices().dialect.lineEnding == "\r\n" ? QStringLiteral("CRLF")
+                                                                          : QStringLiteral("LF")));
   updateValidity();
   schedulePreview();
 }

@@ -39,6 +39,7 @@
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -156,6 +157,7 @@ class ExportDialog : public QDialog {
   QLineEdit* m_file = nullptr;
   QPushButton* m_browse = nullptr;
   QLabel* m_problem = nullptr;
+  QGroupBox* m_previewBox = nullptr;
   QPlainTextEdit* m_preview = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_status = nullptr;
