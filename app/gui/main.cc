@@ -6,6 +6,7 @@
 //   keyscope [WORKSPACE]
 //   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab KEY]
 //            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//            [--inspect-key TEXT]  (the key inspector's key: escaped text, or a JSON tuple)
 //            [--export-dialog]   (the CSV export dialog of --table, shot alone)
 //            [--query LINE]  (runs LINE in the query console once open; the shot waits for it)
 //
@@ -22,6 +23,7 @@
 
 #include "browser/column_format_store.h"
 #include "browser/value_format.h"
+#include "inspector/key_inspector.h"
 #include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "key_lab/key_bytes_view.h"
@@ -165,6 +167,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("query"), QStringLiteral("Shell line for the query console to run."),
       QStringLiteral("LINE"));
   parser.addOption(query);
+  const QCommandLineOption inspectKey = hiddenOption(
+      QStringLiteral("inspect-key"),
+      QStringLiteral("Key for the key inspector: escaped text, or a JSON tuple [...]."),
+      QStringLiteral("TEXT"));
+  parser.addOption(inspectKey);
   parser.process(app);
 
   if (parser.isSet(dark)) useDarkPalette(app);
@@ -175,6 +182,20 @@ int main(int argc, char* argv[]) {
   if (parser.isSet(schema)) window.schemaView()->setSchemaText(parser.value(schema));
   if (parser.isSet(tuple)) window.bytesView()->setTupleJson(parser.value(tuple));
   if (parser.isSet(key)) window.bytesView()->setKeyHex(parser.value(key));
+  if (parser.isSet(inspectKey)) {
+    // Read when --table is selected: the window's own slot, connected first,
+    // has given the inspector that table by then.
+    QObject::connect(window.tree(), &keyscope::WorkspaceTree::tableSelected, &window,
+                     [&window, text = parser.value(inspectKey),
+                      wanted = parser.value(table)](const QString& selected) {
+                       if (!wanted.isEmpty() && selected != wanted) return;
+                       window.inspector()->setKeyInputKind(
+                           text.trimmed().startsWith(QLatin1Char('['))
+                               ? keyscope::RowKeyInputKind::kComponents
+                               : keyscope::RowKeyInputKind::kEscaped);
+                       window.inspector()->inspectText(text);
+                     });
+  }
   if (parser.isSet(tab)) {
     if (!window.showTab(parser.value(tab))) {
       std::fprintf(stderr, "keyscope: no tab '%s' (tabs: %s)\n", qPrintable(parser.value(tab)),

@@ -33,6 +33,7 @@
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
+#include "inspector/key_inspector.h"
 #include "recent_files.h"
 #include "session.h"
 #include "startup.h"
@@ -99,6 +100,11 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
   });
   connect(m_tree, &WorkspaceTree::exportTableRequested, this, &MainWindow::exportTable);
   connect(m_browser, &DataBrowser::exportViewRequested, this, &MainWindow::exportBrowserView);
+  // The data browser's "Inspect Row Key": the inspector, on that key.
+  connect(m_browser, &DataBrowser::inspectRowKeyRequested, this, [this](const QByteArray& key) {
+    showTab(QStringLiteral("inspector"));
+    m_inspector->inspectKey(key.toStdString());
+  });
   connect(m_tableInfo, &TableInfoView::exampleActivated, this, [this](const QString& command) {
     QApplication::clipboard()->setText(command);
     statusBar()->showMessage(tr("Copied: %1").arg(command), 5000);
@@ -160,6 +166,8 @@ void MainWindow::buildViews() {
   // The main tabs, in order. Each view's key names it in settings, in
   // --tab and in showTab(); its View menu entry gets Ctrl+<position>.
   addView(QStringLiteral("data"), m_browser, tr("Data"), tr("&Data Browser"));
+  m_inspector = new KeyInspector(jobs, this);
+  addView(QStringLiteral("inspector"), m_inspector, tr("Key inspector"), tr("Key &Inspector"));
   m_console = new QueryConsole(jobs, m_settings.get(), this);
   addView(QStringLiteral("query"), m_console, tr("Query"), tr("&Query Console"));
   addView(QStringLiteral("lab"), m_labSplitter, tr("Key schema lab"), tr("&Key Schema Lab"));
@@ -351,6 +359,7 @@ QStringList MainWindow::tabKeys() const {
 }
 
 bool MainWindow::isIdle() const {
+  if (m_inspector->isLoading()) return false;
   if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
          !m_hotspots->isLoading();
@@ -396,6 +405,7 @@ void MainWindow::onOpened(const QString& path) {
   Workspace* ws = m_session->workspace();
   m_tree->setWorkspace(ws);
   m_browser->setWorkspace(ws, path);
+  m_inspector->setWorkspace(ws);
   m_hotspots->setWorkspace(ws);
   m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
@@ -408,6 +418,7 @@ void MainWindow::onOpened(const QString& path) {
 
 void MainWindow::onAboutToClose() {
   m_browser->setWorkspace(nullptr, {});
+  m_inspector->setWorkspace(nullptr);
   m_hotspots->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);
@@ -442,6 +453,7 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::onTableSelected(const QString& table) {
   const std::optional<TableOptions> options = m_tree->tableOptions(table);
   m_tableInfo->setTable(options);
+  m_inspector->setTable(options);
   m_console->setTable(table);
   if (options) {
     m_browser->showTable(*options);

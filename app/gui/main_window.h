@@ -40,6 +40,7 @@ class HotspotsView;
 class ExportDialog;
 struct ExportSource;
 class KeyBytesView;
+class KeyInspector;
 class KeySchemaView;
 class QueryConsole;
 class RecentFiles;
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
   ColumnFormatStore* columnFormats() const { return m_formats.get(); }
   KeySchemaView* schemaView() const { return m_schemaView; }
   KeyBytesView* bytesView() const { return m_bytesView; }
+  KeyInspector* inspector() const { return m_inspector; }
   HotspotsView* hotspots() const { return m_hotspots; }
   // The hotspot heatmap's drill-through: selects the table, shows the rows
   // [scan.startRow, scan.stopRow) in the data browser and switches to it;
@@ -147,6 +149,7 @@ class MainWindow : public QMainWindow {
   QSplitter* m_labSplitter = nullptr;
   KeySchemaView* m_schemaView = nullptr;
   KeyBytesView* m_bytesView = nullptr;
+  KeyInspector* m_inspector = nullptr;
   HotspotsView* m_hotspots = nullptr;
   QueryConsole* m_console = nullptr;
   QMenu* m_recentMenu = nullptr;

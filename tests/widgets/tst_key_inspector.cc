@@ -154,7 +154,7 @@ class TestKeyInspector : public QObject {
     QVERIFY2(positionOf(*f, 4) == QStringLiteral("\u22121"), qPrintable(positionOf(*f, 4)));
     const NeighbourModel* model = f->inspector.neighbourModel();
     QCOMPARE(model->index(4, model->differenceColumn()).data(NeighbourModel::DifferenceRole).toInt(), 8);
-    QVERIFY(model->index(4, model->differenceColumn()).data().toString().contains(QStringLiteral("this row ends")));
+    QVERIFY(model->index(4, model->differenceColumn()).data().toString().contains(QStringLiteral("the row ends")));
   }
 
   void neighboursAtTheTablesStart() {

@@ -158,7 +158,7 @@ void KeyInspector::buildUi() {
                                    QAbstractItemView::AnyKeyPressed);
   m_componentView->setWordWrap(false);
   m_editError = textLabel(QStringLiteral("inspectorEditError"), this);
-  auto* componentsBox = new QGroupBox(tr("Components (double-click a value to edit it)"), this);
+  auto* componentsBox = new QGroupBox(tr("Components"), this);
   auto* componentsLayout = new QVBoxLayout(componentsBox);
   componentsLayout->addWidget(m_componentView, 1);
   componentsLayout->addWidget(m_editError);
@@ -182,9 +182,9 @@ void KeyInspector::buildUi() {
   m_neighbourView->setSelectionMode(QAbstractItemView::SingleSelection);
   m_neighbourView->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_neighbourView->setWordWrap(false);
-  m_neighbourView->setTextElideMode(Qt::ElideMiddle);
+  m_neighbourView->setTextElideMode(Qt::ElideRight);
   m_neighbourStatus = textLabel(QStringLiteral("inspectorNeighbourStatus"), this);
-  auto* neighboursBox = new QGroupBox(tr("Neighbours in sort order (click a row to inspect it)"), this);
+  auto* neighboursBox = new QGroupBox(tr("Neighbours in sort order"), this);
   auto* neighboursLayout = new QVBoxLayout(neighboursBox);
   neighboursLayout->addWidget(m_neighbourView, 1);
   neighboursLayout->addWidget(m_neighbourStatus);
@@ -199,6 +199,7 @@ void KeyInspector::buildUi() {
   auto* checksBox = new QGroupBox(tr("Schema checks"), this);
   auto* checksLayout = new QVBoxLayout(checksBox);
   checksLayout->addWidget(checksScroll);
+  checksBox->setMinimumWidth(300);  // its sentences wrap; narrower, each word is a line
 
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->setObjectName(QStringLiteral("inspectorBottomSplitter"));
@@ -212,8 +213,9 @@ void KeyInspector::buildUi() {
   split->setObjectName(QStringLiteral("inspectorSplitter"));
   split->addWidget(top);
   split->addWidget(bottom);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
+  // The bytes and components of a key take a few lines; the neighbours, eleven.
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);
@@ -255,9 +257,9 @@ void KeyInspector::setTable(const std::optional<TableOptions>& table) {
   m_runner->cancel(m_channel);
   setLoading(false);
   // Another table's key means nothing here: start from this table's first
-  // row. A key typed before any table was chosen (or the same table shown
-  // again) is kept and read for this one.
-  const bool sameTable = !m_table || (table && table->name == m_table->name);
+  // row. A key typed before any table was chosen, one the last table
+  // refused, or the same table shown again keeps its text, read for this one.
+  const bool sameTable = !m_table || (table && table->name == m_table->name) || !m_key;
   m_table = table;
   m_schema.reset();
   m_schemaError.clear();
@@ -337,7 +339,6 @@ void KeyInspector::setKeyBoxText(const Bytes& key) {
 }
 
 void KeyInspector::showKey() {
-  m_editError->clear();
   showBytes();
   if (m_key) {
     m_componentModel->setKey(m_schema, *m_key);
@@ -345,6 +346,7 @@ void KeyInspector::showKey() {
     m_componentModel->setKey(std::nullopt, {});
   }
   m_componentView->resizeColumnsToContents();
+  showEditHint();
   if (m_key) {
     loadNeighbours();
   } else {
@@ -478,7 +480,7 @@ void KeyInspector::loadNeighbours() {
                                  : tr("No row has this key; it would sort where shown.");
         text += QLatin1Char(' ');
         if (n.before.empty()) {
-          text += tr("Nothing sorts before it: it is at the table's start.");
+          text += tr("Nothing sorts before it: it is at the table's start. ");
         } else {
           text += n.atStart ? tr("%n row(s) before it (from the table's first row)", nullptr,
                                  static_cast<int>(n.before.size()))
@@ -493,7 +495,7 @@ void KeyInspector::loadNeighbours() {
                                static_cast<int>(n.after.size()))
                           : tr("%n row(s) after it.", nullptr, static_cast<int>(n.after.size()));
         }
-        m_neighbourStatus->setText(text);
+        m_neighbourStatus->setText(text + tr(" Click a row to inspect it."));
         setTextColor(m_neighbourStatus, std::nullopt);
       });
 }
@@ -549,11 +551,18 @@ void KeyInspector::onNeighbourClicked(const QModelIndex& index) {
 void KeyInspector::onComponentEdited(const QByteArray& key) {
   // The component model shows the new key already; the rest follows.
   showInputError({});
-  m_editError->clear();
   m_key = key.toStdString();
   setKeyBoxText(*m_key);
   showBytes();
+  showEditHint();
   loadNeighbours();
+}
+
+void KeyInspector::showEditHint() {
+  m_editError->setText(m_componentModel->isEditable()
+                           ? tr("Double-click a value to change it: the key is re-encoded.")
+                           : QString());
+  setTextColor(m_editError, std::nullopt);
 }
 
 void KeyInspector::onEditFailed(const QString& message) {
@@ -565,7 +574,9 @@ QString KeyInspector::inputErrorText() const { return m_inputError->text(); }
 QString KeyInspector::decodeErrorText() const {
   return m_decodeStatus->text().startsWith(QStringLiteral("✗")) ? m_decodeStatus->text() : QString();
 }
-QString KeyInspector::editErrorText() const { return m_editError->text(); }
+QString KeyInspector::editErrorText() const {
+  return m_editError->text().startsWith(QStringLiteral("✗")) ? m_editError->text() : QString();
+}
 QString KeyInspector::neighbourStatusText() const { return m_neighbourStatus->text(); }
 QString KeyInspector::checksText() const {
   return QTextDocumentFragment::fromHtml(m_checks->text()).toPlainText();

@@ -101,6 +101,7 @@ class KeyInspector : public QWidget {
   void showInputError(const QString& text);
   void onNeighbourClicked(const QModelIndex& index);
   void onComponentEdited(const QByteArray& key);
+  void showEditHint();  // how to edit, where an edit's error goes
   void onEditFailed(const QString& message);
   void setKeyBoxText(const Bytes& key);
   void applyColors();

@@ -104,22 +104,17 @@ QString NeighbourModel::differenceText(const Entry& entry) const {
   if (entry.position == 0 || !entry.difference) return {};
   const size_t at = *entry.difference;
   const BytesView key = m_neighbours.key;
-  QString text;
-  if (at >= entry.key.size()) {
-    text = tr("byte %1: this row ends (a prefix of the key)").arg(at);
-  } else if (at >= key.size()) {
-    text = tr("byte %1: the key ends (the key is its prefix)").arg(at);
-  } else {
-    text = tr("byte %1: %2 vs %3").arg(at).arg(byteText(entry.key, at), byteText(key, at));
-  }
   // The component that byte belongs to in this row.
+  QString where;
   if (m_schema) {
     for (size_t i = 0; i < entry.decoded.spans.size(); ++i) {
       const auto [begin, end] = entry.decoded.spans[i];
-      if (at >= begin && at < end) return text + tr(", in '%1'").arg(qs((*m_schema)[i].name));
+      if (at >= begin && at < end) where = tr(" in %1").arg(qs((*m_schema)[i].name));
     }
   }
-  return text;
+  if (at >= entry.key.size()) return tr("byte %1: the row ends (a prefix of the key)").arg(at);
+  if (at >= key.size()) return tr("byte %1%2: the key ends (a prefix of the row)").arg(at).arg(where);
+  return tr("byte %1%2: %3 vs %4").arg(at).arg(where, byteText(entry.key, at), byteText(key, at));
 }
 
 QVariant NeighbourModel::data(const QModelIndex& index, int role) const {
@@ -139,6 +134,9 @@ QVariant NeighbourModel::data(const QModelIndex& index, int role) const {
       if (column > kColRowKey && column < differenceColumn() && entry.decoded.error &&
           entry.decoded.error->component == static_cast<size_t>(column - kFirstComponentColumn))
         return qs(entry.decoded.error->toString(*m_schema));
+      if (column == differenceColumn() && !isKey)
+        return tr("The first byte where this row's key differs from the inspected key: "
+                  "this row's byte vs the key's. Click to inspect this row.");
       if (!isKey) return tr("Click to inspect this row");
       return {};
     case Qt::FontRole: {
@@ -173,7 +171,7 @@ QVariant NeighbourModel::headerData(int section, Qt::Orientation orientation, in
     return QAbstractTableModel::headerData(section, orientation, role);
   if (section == kColPosition) return tr("Position");
   if (section == kColRowKey) return tr("Row key");
-  if (section == differenceColumn()) return tr("First difference from the key");
+  if (section == differenceColumn()) return tr("First difference");
   if (section > kColRowKey && section < differenceColumn())
     return qs((*m_schema)[static_cast<size_t>(section - kFirstComponentColumn)].name);
   return {};

@@ -43,7 +43,9 @@ QList<SchemaCheckLine> schemaCheckLines(const KeySchema& schema) {
   }
   for (const Advice& advice : adviseKeyDesign(schema)) {
     QString text = qs(advice.message);
-    if (advice.component && *advice.component < schema.size())
+    // Named where the advice does not name it already.
+    if (advice.component && *advice.component < schema.size() &&
+        !text.contains(QStringLiteral("'%1'").arg(qs(schema[*advice.component].name))))
       text = tr("%1: %2").arg(componentWhere(schema, *advice.component), text);
     text += QStringLiteral(" [%1]").arg(qs(advice.code));
     lines.push_back({advice.severity == AdviceSeverity::kWarning ? SchemaCheckLine::Kind::kWarning
