@@ -166,10 +166,10 @@ void MainWindow::buildViews() {
   // The main tabs, in order. Each view's key names it in settings, in
   // --tab and in showTab(); its View menu entry gets Ctrl+<position>.
   addView(QStringLiteral("data"), m_browser, tr("Data"), tr("&Data Browser"));
-  m_inspector = new KeyInspector(jobs, this);
-  addView(QStringLiteral("inspector"), m_inspector, tr("Key inspector"), tr("Key &Inspector"));
   m_console = new QueryConsole(jobs, m_settings.get(), this);
   addView(QStringLiteral("query"), m_console, tr("Query"), tr("&Query Console"));
+  m_inspector = new KeyInspector(jobs, this);
+  addView(QStringLiteral("inspector"), m_inspector, tr("Key inspector"), tr("Key &Inspector"));
   addView(QStringLiteral("lab"), m_labSplitter, tr("Key schema lab"), tr("&Key Schema Lab"));
   m_hotspots = new HotspotsView(jobs, this);
   m_hotspots->setObjectName(QStringLiteral("hotspots"));
