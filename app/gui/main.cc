@@ -6,6 +6,8 @@
 //   keyscope [WORKSPACE]
 //   keyscope --screenshot FILE [WORKSPACE] [--table NAME] [--tab KEY]
 //            [--format COLUMN=FORMAT]... [--schema TEXT] [--tuple JSON | --key HEX] [--dark]
+//            [--history ROW,FAMILY[:QUALIFIER]]  (that cell's history of --table in its dock;
+//                                                 escaped text, the row up to the first comma)
 //            [--inspect-key TEXT]  (the key inspector's key: escaped text, or a JSON tuple)
 //            [--export-dialog]   (the CSV export dialog of --table, shot alone)
 //            [--query LINE]  (runs LINE in the query console once open; the shot waits for it)
@@ -22,6 +24,8 @@
 #include <cstdio>
 
 #include "browser/column_format_store.h"
+#include "browser/data_browser.h"
+#include "browser/row_key_input.h"
 #include "browser/value_format.h"
 #include "inspector/key_inspector.h"
 #include "export/export_dialog.h"
@@ -162,6 +166,11 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption exportDialog = hiddenOption(
       QStringLiteral("export-dialog"), QStringLiteral("Screenshot the CSV export dialog of --table."));
   parser.addOptions({screenshot, schema, tuple, key, dark, table, tab, format});
+  const QCommandLineOption history = hiddenOption(
+      QStringLiteral("history"),
+      QStringLiteral("Show the history of a cell of --table: ROW,FAMILY[:QUALIFIER] (escaped text)."),
+      QStringLiteral("CELL"));
+  parser.addOption(history);
   parser.addOption(exportDialog);
   const QCommandLineOption query = hiddenOption(
       QStringLiteral("query"), QStringLiteral("Shell line for the query console to run."),
@@ -214,6 +223,29 @@ int main(int argc, char* argv[]) {
         Qt::SingleShotConnection);
   }
   window.show();
+  if (parser.isSet(history)) {
+    // ROW,FAMILY[:QUALIFIER] in escaped text (\xNN escapes); no qualifier: the whole family.
+    const QString cell = parser.value(history);
+    const qsizetype comma = cell.indexOf(QLatin1Char(','));
+    const QString column = cell.mid(comma + 1);
+    const qsizetype colon = column.indexOf(QLatin1Char(':'));
+    const auto row = keyscope::parseRowKeyInput(cell.left(comma), keyscope::RowKeyInputKind::kEscaped, {});
+    const auto qualifier = keyscope::parseRowKeyInput(
+        colon < 0 ? QString() : column.mid(colon + 1), keyscope::RowKeyInputKind::kEscaped, {});
+    if (comma < 0 || !row || !qualifier || !parser.isSet(table)) {
+      std::fprintf(stderr, "keyscope: --history wants ROW,FAMILY[:QUALIFIER] and --table, got %s\n",
+                   qPrintable(cell));
+      return 2;
+    }
+    keyscope::CellHistoryTarget target;
+    target.table = parser.value(table).toStdString();
+    target.row = row.value();
+    target.family = (colon < 0 ? column : column.left(colon)).toStdString();
+    if (colon >= 0) target.qualifier = qualifier.value();
+    QObject::connect(
+        window.session(), &keyscope::Session::opened, &window,
+        [&window, target] { window.showCellHistory(target); }, Qt::SingleShotConnection);
+  }
   if (parser.isSet(format) && !parser.positionalArguments().isEmpty()) {
     const QString workspace =
         QFileInfo(parser.positionalArguments().constFirst()).absoluteFilePath();

@@ -26,6 +26,7 @@
 #include "browser/cell_table_model.h"
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
+#include "history/cell_history_view.h"
 #include "browser/row_key_input.h"
 #include "export/export_dialog.h"
 #include "console/query_console.h"
@@ -92,6 +93,12 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
   connect(m_session, &Session::demoProgress, this, &MainWindow::onDemoProgress);
   connect(m_session, &Session::busyChanged, this, &MainWindow::onBusyChanged);
   connect(m_tree, &WorkspaceTree::tableSelected, this, &MainWindow::onTableSelected);
+  // Double-click on a cell (or its context menu): its history in the bottom dock,
+  // read as of the browser's "View as of" clock.
+  connect(m_browser, &DataBrowser::cellHistoryRequested, this,
+          &MainWindow::showCellHistory);
+  connect(m_browser, &DataBrowser::asOfChanged, this,
+          [this] { m_history->setAsOf(m_browser->asOf()); });
   // A write from the console: the tree reloads, then the views of the table shown.
   connect(m_console, &QueryConsole::workspaceChanged, this, [this] {
     connect(m_tree, &WorkspaceTree::refreshed, this,
@@ -121,6 +128,7 @@ MainWindow::~MainWindow() {
   qDeleteAll(findChildren<ExportDialog*>(Qt::FindDirectChildrenOnly));
   delete takeCentralWidget();
   delete m_dock;
+  delete m_historyDock;
   delete m_session;
 }
 
@@ -143,6 +151,15 @@ void MainWindow::buildViews() {
                     QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, dock);
   resizeDocks({dock}, {420}, Qt::Horizontal);
+
+  m_history = new CellHistoryView(jobs, this);
+  m_historyDock = new QDockWidget(tr("Cell history"), this);
+  m_historyDock->setObjectName(QStringLiteral("cellHistoryDock"));
+  m_historyDock->setWidget(m_history);
+  m_historyDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                             QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
+  m_historyDock->hide();  // until a cell's history is asked for
 
   m_browser = new DataBrowser(jobs, m_formats.get(), this);
 
@@ -220,6 +237,7 @@ void MainWindow::createMenus() {
   }
   view->addSeparator();
   view->addAction(m_dock->toggleViewAction());
+  view->addAction(m_historyDock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about = help->addAction(tr("&About Keyscope"), this, &MainWindow::showAbout);
@@ -338,6 +356,16 @@ void MainWindow::addView(const QString& key, QWidget* view, const QString& tabTi
   m_views.push_back({key, menuText});
 }
 
+void MainWindow::showCellHistory(const CellHistoryTarget& target) {
+  if (!m_historyDock->isVisible()) {
+    m_historyDock->show();
+    resizeDocks({m_historyDock}, {height() * 2 / 5}, Qt::Vertical);
+  }
+  m_historyDock->raise();
+  m_history->setAsOf(m_browser->asOf());
+  m_history->showCell(target.table, target.row, target.family, target.qualifier, target.format);
+}
+
 bool MainWindow::showTab(const QString& key) {
   for (int i = 0; i < m_views.size(); ++i) {
     if (m_views[i].key != key) continue;
@@ -359,6 +387,7 @@ QStringList MainWindow::tabKeys() const {
 }
 
 bool MainWindow::isIdle() const {
+  if (m_history->isLoading()) return false;
   if (m_inspector->isLoading()) return false;
   if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
@@ -405,6 +434,7 @@ void MainWindow::onOpened(const QString& path) {
   Workspace* ws = m_session->workspace();
   m_tree->setWorkspace(ws);
   m_browser->setWorkspace(ws, path);
+  m_history->setWorkspace(ws);
   m_inspector->setWorkspace(ws);
   m_hotspots->setWorkspace(ws);
   m_console->setWorkspace(ws);
@@ -418,6 +448,7 @@ void MainWindow::onOpened(const QString& path) {
 
 void MainWindow::onAboutToClose() {
   m_browser->setWorkspace(nullptr, {});
+  m_history->setWorkspace(nullptr);
   m_inspector->setWorkspace(nullptr);
   m_hotspots->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);

@@ -35,6 +35,8 @@ class QTemporaryDir;
 namespace keyscope {
 
 class ColumnFormatStore;
+class CellHistoryView;
+struct CellHistoryTarget;
 class DataBrowser;
 class HotspotsView;
 class ExportDialog;
@@ -78,6 +80,11 @@ class MainWindow : public QMainWindow {
   Session* session() const { return m_session; }
   WorkspaceTree* tree() const { return m_tree; }
   DataBrowser* browser() const { return m_browser; }
+  // The bottom dock "Cell history" (hidden until a cell's history is asked for).
+  CellHistoryView* historyView() const { return m_history; }
+  // Shows the history dock on the cell (as the browser's double-click does).
+  void showCellHistory(const CellHistoryTarget& target);
+  QDockWidget* historyDock() const { return m_historyDock; }
   QueryConsole* console() const { return m_console; }
   TableInfoView* tableInfo() const { return m_tableInfo; }
   ColumnFormatStore* columnFormats() const { return m_formats.get(); }
@@ -142,6 +149,8 @@ class MainWindow : public QMainWindow {
   QTabWidget* m_tabs = nullptr;
   QList<View> m_views;  // in tab order
   QDockWidget* m_dock = nullptr;
+  QDockWidget* m_historyDock = nullptr;
+  CellHistoryView* m_history = nullptr;
   WorkspaceTree* m_tree = nullptr;
   TableInfoView* m_tableInfo = nullptr;
   QSplitter* m_dockSplitter = nullptr;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "keyscope/bytes.h"
@@ -26,6 +27,10 @@ struct BrowseQuery {
   Bytes prefix;    // only rows that start with it; empty: every row
   // Splits row keys into decoded components (extra columns); nullopt: none.
   std::optional<KeySchema> keySchema;
+  // "View as of": the time TTLs are judged against (ReadOptions::now), so
+  // the table reads as it will once TTLs expire then; nullopt: the engine's
+  // clock. Changes nothing stored.
+  std::optional<int64_t> now;
 };
 
 // The [start, stop) a query reads: its range intersected with the prefix's.
@@ -70,6 +75,8 @@ struct PageRow {
   // With a key schema: each decoded component as text (strings as they are,
   // bytes escaped, numbers in decimal), and why decoding stopped, if it did.
   std::vector<std::string> components;
+  // Each decoded component's [begin, end) bytes in `key`.
+  std::vector<std::pair<uint32_t, uint32_t>> componentSpans;
   std::string decodeError;
   std::vector<PageCell> cells;  // in column order
   size_t bytes = 0;             // what the row costs in memory, roughly

@@ -78,6 +78,8 @@ void CellTableModel::reset(std::optional<BrowseQuery> query) {
   m_error.clear();
   m_pages = 0;
   m_loadedBytes = 0;
+  m_cellsRead = 0;
+  m_versionsCapped = false;
   // A view may fetch from inside endResetModel(): the state is final by now.
   endResetModel();
   if (wasLoading && !m_loading) emit loadingChanged(false);
@@ -104,11 +106,30 @@ ValueFormat CellTableModel::columnFormat(int column) const {
     case ColumnKind::kRowKey:
       return m_keyFormat;
     case ColumnKind::kComponent:
-      return ValueFormat::kEscaped;
+      return m_formats.value(columnName(column), defaultColumnFormat(column));
     case ColumnKind::kCell:
       return m_columns[m_order[static_cast<size_t>(column - firstCellColumn())]].format;
   }
   return ValueFormat::kEscaped;
+}
+
+ValueFormat CellTableModel::defaultColumnFormat(int column) const {
+  if (column < 0 || column >= columnCount() || columnKind(column) != ColumnKind::kComponent)
+    return ValueFormat::kEscaped;
+  const KeyComponent& component = (*m_query.keySchema)[static_cast<size_t>(column - 1)];
+  if (component.type == ComponentType::kReverseTimestamp) return ValueFormat::kEpochMillis;
+  const bool wide = component.type == ComponentType::kInt64 || component.type == ComponentType::kUInt64;
+  const QString name = QString::fromStdString(component.name).toLower();
+  const bool timeName = name == QLatin1String("ts") || name == QLatin1String("time") ||
+                        name == QLatin1String("timestamp");
+  return wide && timeName ? ValueFormat::kEpochMillis : ValueFormat::kEscaped;
+}
+
+std::optional<std::pair<std::string, Bytes>> CellTableModel::cellColumn(int column) const {
+  if (column < 0 || column >= columnCount() || columnKind(column) != ColumnKind::kCell)
+    return std::nullopt;
+  const Column& c = m_columns[m_order[static_cast<size_t>(column - firstCellColumn())]];
+  return std::make_pair(c.family, c.qualifier);
 }
 
 int CellTableModel::componentCount() const {
@@ -198,8 +219,12 @@ void CellTableModel::appendPage(Result<RowPage> result) {
   // final, so such a fetch starts after this page, never from before it.
   RowPage page = std::move(result).value();
   const std::vector<uint32_t> ids = mergeColumns(page.columns);
+  m_cellsRead += page.cellsRead;
   for (PageRow& row : page.rows) {
-    for (PageCell& cell : row.cells) cell.column = ids[cell.column];
+    for (PageCell& cell : row.cells) {
+      cell.column = ids[cell.column];
+      if (cell.versions >= static_cast<uint32_t>(kVersionsCounted)) m_versionsCapped = true;
+    }
     std::sort(row.cells.begin(), row.cells.end(),
               [](const PageCell& a, const PageCell& b) { return a.column < b.column; });
     m_loadedBytes += row.bytes;
@@ -293,16 +318,46 @@ QVariant CellTableModel::keyData(const PageRow& row, int role) const {
   }
 }
 
+FormattedValue CellTableModel::componentText(const PageRow& row, int component) const {
+  const auto i = static_cast<size_t>(component);
+  const QString decoded = QString::fromStdString(row.components[i]);
+  const ValueFormat format = columnFormat(component + 1);
+  if (format == ValueFormat::kEscaped) return {decoded, {}};
+  const KeyComponent& schema = (*m_query.keySchema)[i];
+  const bool integer = (schema.type >= ComponentType::kInt8 && schema.type <= ComponentType::kUInt64) ||
+                       schema.type == ComponentType::kReverseTimestamp;
+  const bool numeric = integer || schema.type == ComponentType::kFloat32 ||
+                       schema.type == ComponentType::kFloat64;
+  // A number is shown by its decoded value (its key bytes are an encoding
+  // of it, not the number), save as hex.
+  if (numeric && format != ValueFormat::kHex) {
+    if (format != ValueFormat::kEpochMillis) return {decoded, {}};
+    bool ok = false;
+    const qlonglong millis = decoded.toLongLong(&ok);
+    if (ok) return {formatEpochMillis(millis), {}};
+    return {decoded, QStringLiteral("not an integer: an epoch timestamp is milliseconds")};
+  }
+  if (i >= row.componentSpans.size()) return {decoded, {}};
+  const auto [begin, end] = row.componentSpans[i];
+  return formatValue(BytesView(row.key).substr(begin, end - begin), format);
+}
+
 QVariant CellTableModel::componentData(const PageRow& row, int component, int role) const {
   const auto i = static_cast<size_t>(component);
   const bool decoded = i < row.components.size();
   switch (role) {
     case Qt::DisplayRole:
-      return decoded ? QString::fromStdString(row.components[i]) : QVariant();
+      return decoded ? componentText(row, component).text : QVariant();
     case FitsFormatRole:
-      return decoded;
+      return decoded && componentText(row, component).fits();
     case Qt::ToolTipRole:
       if (!decoded && !row.decodeError.empty()) return QString::fromStdString(row.decodeError);
+      if (decoded) {
+        const FormattedValue shown = componentText(row, component);
+        QString tip = QString::fromStdString(row.components[i]);
+        if (!shown.fits()) tip += tr("\nShown as decoded: %1").arg(shown.problem);
+        return tip;
+      }
       return {};
     default:
       return {};

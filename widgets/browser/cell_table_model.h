@@ -27,6 +27,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "async/job_runner.h"
@@ -82,6 +84,12 @@ class CellTableModel : public QAbstractTableModel {
   ValueFormat columnFormat(int column) const;
 
   ColumnKind columnKind(int column) const;
+  // A cell column's family and qualifier; nullopt for the key's columns.
+  std::optional<std::pair<std::string, Bytes>> cellColumn(int column) const;
+  // A key component column's display format when none is chosen: epoch
+  // timestamps for a revts component and for an i64/u64 one named ts,
+  // time or timestamp; decoded text for the rest.
+  ValueFormat defaultColumnFormat(int column) const;
   QString columnName(int column) const;
   int columnOf(const QString& name) const;  // -1: no such column (yet)
   int firstCellColumn() const { return 1 + componentCount(); }
@@ -94,6 +102,11 @@ class CellTableModel : public QAbstractTableModel {
   QString rowCountText() const;                  // "≥ 256 rows", "1,234 rows", "no rows"
   int pagesLoaded() const { return m_pages; }
   size_t loadedBytes() const { return m_loadedBytes; }
+  // Cells the loaded pages read (versions included), for the row estimate,
+  // and whether a column had kVersionsCounted versions or more (then the
+  // cells per row are only a lower bound).
+  uint64_t cellsRead() const { return m_cellsRead; }
+  bool versionsCapped() const { return m_versionsCapped; }
   size_t loadedByteBudget() const { return m_byteBudget; }
   // Applies from the next page on.
   void setLoadedByteBudget(size_t bytes) { m_byteBudget = bytes; }
@@ -136,6 +149,7 @@ class CellTableModel : public QAbstractTableModel {
   QVariant cellData(const PageRow& row, int column, int role) const;
   QVariant keyData(const PageRow& row, int role) const;
   QVariant componentData(const PageRow& row, int component, int role) const;
+  FormattedValue componentText(const PageRow& row, int component) const;
   void setLoading(bool loading);
 
   JobRunner* m_runner;
@@ -159,6 +173,8 @@ class CellTableModel : public QAbstractTableModel {
   QString m_error;
   int m_pages = 0;
   size_t m_loadedBytes = 0;
+  uint64_t m_cellsRead = 0;
+  bool m_versionsCapped = false;
   size_t m_byteBudget = kDefaultLoadedByteBudget;
 };
 

@@ -36,9 +36,10 @@ QHash<QString, ValueFormat> ColumnFormatStore::formats(const QString& workspace,
 }
 
 void ColumnFormatStore::setFormat(const QString& workspace, const QString& table,
-                                  const QString& column, ValueFormat format) {
+                                  const QString& column, ValueFormat format,
+                                  ValueFormat defaultFormat) {
   const QString key = group(workspace, table) + QLatin1Char('/') + encoded(column);
-  if (format == ValueFormat::kEscaped) {
+  if (format == defaultFormat) {
     m_settings->remove(key);
   } else {
     m_settings->setValue(key, QString::fromLatin1(valueFormatName(format)));

@@ -4,8 +4,9 @@
 //   columnFormats/<workspace>/<table>/<column> = "hex"   (value_format.h's names)
 //
 // each part percent-encoded (a workspace is its absolute path, a column is
-// "row" or "family:qualifier", either may hold '/'). Escaped text, the
-// default, is stored as no entry.
+// "row", "row.COMPONENT" or "family:qualifier", any may hold '/'). A
+// column's default format (escaped text, or a key component's typed
+// default such as epoch for row.ts) is stored as no entry.
 //
 // GUI thread only (QSettings objects are not shared across threads).
 #pragma once
@@ -27,7 +28,7 @@ class ColumnFormatStore {
   // Every format stored for the table, by column name.
   QHash<QString, ValueFormat> formats(const QString& workspace, const QString& table) const;
   void setFormat(const QString& workspace, const QString& table, const QString& column,
-                 ValueFormat format);
+                 ValueFormat format, ValueFormat defaultFormat = ValueFormat::kEscaped);
 
  private:
   QString group(const QString& workspace, const QString& table) const;

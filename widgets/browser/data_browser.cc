@@ -4,8 +4,10 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTimeEdit>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,10 +17,12 @@
 #include <QPushButton>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTimeZone>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
+#include "async/job_runner.h"
 #include "browser/browse_query.h"
 #include "browser/cell_table_model.h"
 #include "browser/column_format_store.h"
@@ -57,7 +61,11 @@ QString placeholderFor(RowKeyInputKind kind) {
 }  // namespace
 
 DataBrowser::DataBrowser(JobRunner* runner, ColumnFormatStore* formats, QWidget* parent)
-    : QWidget(parent), m_formats(formats), m_model(new CellTableModel(runner, this)) {
+    : QWidget(parent),
+      m_runner(runner),
+      m_estimateChannel(runner->newChannel()),
+      m_formats(formats),
+      m_model(new CellTableModel(runner, this)) {
   buildUi();
   connect(m_model, &CellTableModel::pagingStateChanged, this, &DataBrowser::updateStatus);
   connect(m_model, &CellTableModel::loadingChanged, this, &DataBrowser::updateStatus);
@@ -116,6 +124,22 @@ void DataBrowser::buildUi() {
   filterButtons->addWidget(m_filterButton);
   filterButtons->addWidget(m_clearButton);
   bar->addLayout(filterButtons, 1, 5);
+  // "View as of": off reads by the engine's clock; on judges TTLs at the
+  // date-time chosen (UTC), so rows whose cells expire by then vanish.
+  m_asOfCheck = new QCheckBox(tr("View as of"), this);
+  m_asOfCheck->setObjectName(QStringLiteral("asOfCheck"));
+  m_asOfCheck->setToolTip(
+      tr("Read the table as it will be once TTLs expire at this date-time (UTC). "
+         "Changes no data and not the engine's clock."));
+  m_asOfEdit = new QDateTimeEdit(this);
+  m_asOfEdit->setObjectName(QStringLiteral("asOfEdit"));
+  m_asOfEdit->setTimeSpec(Qt::UTC);
+  m_asOfEdit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+  m_asOfEdit->setCalendarPopup(true);
+  m_asOfEdit->setDateTime(QDateTime::currentDateTimeUtc());
+  m_asOfEdit->setEnabled(false);
+  bar->addWidget(m_asOfCheck, 0, 6);
+  bar->addWidget(m_asOfEdit, 1, 6);
   bar->setColumnStretch(2, 1);
   bar->setColumnStretch(3, 1);
   bar->setColumnStretch(4, 1);
@@ -134,6 +158,20 @@ void DataBrowser::buildUi() {
   m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
   m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+  // The history of the cell under the menu (a right-click makes it current).
+  auto* cellHistory = new QAction(tr("Show Cell History"), m_view);
+  cellHistory->setObjectName(QStringLiteral("showCellHistoryAction"));
+  connect(cellHistory, &QAction::triggered, this,
+          [this] { requestCellHistory(m_view->currentIndex()); });
+  m_view->addAction(cellHistory);
+  auto* familyHistory = new QAction(tr("Show Family History (every column of the row)"), m_view);
+  familyHistory->setObjectName(QStringLiteral("showFamilyHistoryAction"));
+  connect(familyHistory, &QAction::triggered, this,
+          [this] { requestCellHistory(m_view->currentIndex(), /*wholeFamily=*/true); });
+  m_view->addAction(familyHistory);
+  connect(m_view, &QTableView::doubleClicked, this,
+          [this](const QModelIndex& index) { requestCellHistory(index); });
 
   auto* copy = new QAction(tr("Copy as CSV"), m_view);
   copy->setShortcut(QKeySequence::Copy);
@@ -185,6 +223,8 @@ void DataBrowser::buildUi() {
     connect(edit, &QLineEdit::returnPressed, this, filter);
   }
   connect(m_clearButton, &QPushButton::clicked, this, &DataBrowser::clearFilter);
+  connect(m_asOfCheck, &QCheckBox::toggled, this, &DataBrowser::onAsOfControlChanged);
+  connect(m_asOfEdit, &QDateTimeEdit::editingFinished, this, &DataBrowser::onAsOfControlChanged);
   connect(m_stopButton, &QPushButton::clicked, this, [this] {
     // Keeps what is loaded; scrolling on fetches again.
     m_model->stopLoading();
@@ -196,6 +236,9 @@ void DataBrowser::buildUi() {
 }
 
 void DataBrowser::setWorkspace(const Workspace* ws, const QString& workspaceKey) {
+  m_runner->cancel(m_estimateChannel);
+  m_estimating = false;
+  m_rangeCells.reset();
   m_model->setWorkspace(ws);
   m_ws = ws;
   m_workspaceKey = workspaceKey;
@@ -345,9 +388,75 @@ void DataBrowser::reload(const Bytes& start, const Bytes& stop, const Bytes& pre
   query.stopRow = stop;
   query.prefix = prefix;
   query.keySchema = m_schema;
+  query.now = m_asOf;
   m_columnsSized = false;
   m_model->setQuery(std::move(query));
+  requestEstimate();
   updateStatus();
+}
+
+void DataBrowser::requestEstimate() {
+  m_rangeCells.reset();
+  if (!m_ws || !m_table) return;
+  const Workspace* ws = m_ws;
+  const RowRange range = effectiveRange(m_model->query());
+  m_estimating = true;
+  m_runner->submit(
+      m_estimateChannel, this,
+      [ws, table = m_table->name, range](JobControl&) -> Result<RangeCells> {
+        Result<std::vector<RegionInfo>> regions = ws->regions(table);
+        if (!regions) return regions.status();
+        return cellsInRange(regions.value(), range);
+      },
+      [this](Result<RangeCells> cells) {
+        m_estimating = false;
+        if (cells) m_rangeCells = cells.value();  // no statistics: no estimate, nothing to say
+        updateStatus();
+      });
+}
+
+std::optional<uint64_t> DataBrowser::rowEstimate() const {
+  if (!m_rangeCells) return std::nullopt;
+  return estimateRows(*m_rangeCells, m_model->cellsRead(),
+                      static_cast<uint64_t>(m_model->rowCount()), m_model->versionsCapped());
+}
+
+void DataBrowser::setAsOf(std::optional<int64_t> nowMillis) {
+  {
+    const QSignalBlocker blockCheck(m_asOfCheck);
+    const QSignalBlocker blockEdit(m_asOfEdit);
+    m_asOfCheck->setChecked(nowMillis.has_value());
+    m_asOfEdit->setEnabled(nowMillis.has_value());
+    if (nowMillis) m_asOfEdit->setDateTime(QDateTime::fromMSecsSinceEpoch(*nowMillis, QTimeZone::utc()));
+  }
+  if (nowMillis == m_asOf) return;
+  m_asOf = nowMillis;
+  if (m_table) {
+    const BrowseQuery& query = m_model->query();
+    reload(query.startRow, query.stopRow, query.prefix);
+  }
+  updateStatus();
+  emit asOfChanged();
+}
+
+void DataBrowser::onAsOfControlChanged() {
+  m_asOfEdit->setEnabled(m_asOfCheck->isChecked());
+  setAsOf(m_asOfCheck->isChecked() ? std::optional<int64_t>(m_asOfEdit->dateTime().toMSecsSinceEpoch())
+                                   : std::nullopt);
+}
+
+bool DataBrowser::requestCellHistory(const QModelIndex& index, bool wholeFamily) {
+  if (!m_table || !index.isValid() || index.model() != m_model) return false;
+  const auto column = m_model->cellColumn(index.column());
+  if (!column) return false;
+  CellHistoryTarget target;
+  target.table = m_table->name;
+  target.row = m_model->rowKey(index.row());
+  target.family = column->first;
+  if (!wholeFamily) target.qualifier = column->second;
+  target.format = m_model->columnFormat(index.column());
+  emit cellHistoryRequested(target);
+  return true;
 }
 
 void DataBrowser::sizeColumns(int first, int last) {
@@ -369,7 +478,8 @@ void DataBrowser::setColumnFormat(int column, ValueFormat format) {
   const QString name = m_model->columnName(column);
   if (name.isEmpty() || !m_table) return;
   m_model->setColumnFormat(name, format);
-  m_formats->setFormat(m_workspaceKey, QString::fromStdString(m_table->name), name, format);
+  m_formats->setFormat(m_workspaceKey, QString::fromStdString(m_table->name), name, format,
+                       m_model->defaultColumnFormat(column));
 }
 
 void DataBrowser::showHeaderMenu(const QPoint& at) {
@@ -377,14 +487,18 @@ void DataBrowser::showHeaderMenu(const QPoint& at) {
   if (column < 0) return;
   QMenu menu(this);
   const QString name = m_model->columnName(column);
-  if (m_model->columnKind(column) == CellTableModel::ColumnKind::kComponent) {
-    menu.addAction(tr("%1 is decoded by the key schema").arg(name))->setEnabled(false);
-  } else {
+  const bool component = m_model->columnKind(column) == CellTableModel::ColumnKind::kComponent;
+  {
     menu.addSection(tr("Show %1 as").arg(name));
     auto* group = new QActionGroup(&menu);
     const ValueFormat current = m_model->columnFormat(column);
     for (ValueFormat format : kValueFormats) {
-      QAction* action = menu.addAction(valueFormatLabel(format));
+      // A key component's text is its value as the key schema decodes it.
+      QString label = valueFormatLabel(format);
+      if (component && format == ValueFormat::kEscaped) label = tr("Decoded by the key schema");
+      if (component && format == ValueFormat::kHex) label = tr("Hex (the component's key bytes)");
+      if (component && format == m_model->defaultColumnFormat(column)) label += tr(" (default)");
+      QAction* action = menu.addAction(label);
       action->setCheckable(true);
       action->setChecked(format == current);
       group->addAction(action);
@@ -405,6 +519,7 @@ ScanOptions DataBrowser::currentScan() const {
   scan.stopRow = range.stop;
   if (range.isEmpty) scan.limit = 0;  // the prefix and the range exclude each other
   scan.maxVersions = 1;  // the view shows each column's latest value
+  scan.now = m_model->query().now;  // "View as of"
   return scan;
 }
 
@@ -444,7 +559,17 @@ void DataBrowser::updateStatus() {
   }
   QStringList parts;
   parts << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(m_table->name).toHtmlEscaped());
-  parts << m_model->rowCountText();
+  QString rows = m_model->rowCountText();
+  if (!m_model->isComplete()) {
+    if (const std::optional<uint64_t> estimate = rowEstimate()) {
+      rows += tr(" (about %1)").arg(QLocale().toString(static_cast<qulonglong>(*estimate)));
+    }
+  }
+  parts << rows;
+  if (m_asOf) {
+    parts << tr("as of %1").arg(QDateTime::fromMSecsSinceEpoch(*m_asOf, QTimeZone::utc())
+                                     .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+  }
   const int cellColumns = m_model->columnCount() - m_model->firstCellColumn();
   if (cellColumns > 0) parts << countedText(cellColumns, tr("column"), tr("columns"));
   if (loading) parts << tr("loading…");

@@ -7,7 +7,12 @@
 //     workspace, table and column (ColumnFormatStore);
 //   - a badge with each cell's number of versions (VersionsDelegate);
 //   - Copy (Ctrl+C) of the selection as CSV with a header row;
-//   - a status line ("≥ 256 rows", loading, errors) with a Stop button.
+//   - a status line ("≥ 256 rows (about 1,200)", loading, errors) with a
+//     Stop button; the estimate comes from region statistics (row_estimate.h)
+//     read on the job runner;
+//   - "View as of": the table read with TTLs judged at a chosen date-time
+//     (ReadOptions::now), data and engine clock untouched;
+//   - double-click on a cell, or its context menu, asks for its history.
 //
 // Thread rules: GUI thread only. Every scan runs on the job runner through
 // the model; nothing here blocks on the engine.
@@ -18,19 +23,31 @@
 
 #include <optional>
 
+#include "browser/row_estimate.h"
 #include "browser/row_key_input.h"
 #include "browser/value_format.h"
 #include "keyscope/key_schema.h"
 #include "keyscope/options.h"
 #include "keyscope/workspace.h"
 
+class QCheckBox;
 class QComboBox;
+class QDateTimeEdit;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableView;
 
 namespace keyscope {
+
+// A cell (or a whole family of a row) whose history is asked for.
+struct CellHistoryTarget {
+  std::string table;
+  Bytes row;
+  std::string family;
+  std::optional<Bytes> qualifier;  // nullopt: every column of the family
+  ValueFormat format = ValueFormat::kEscaped;  // the column's display format
+};
 
 class CellTableModel;
 class ColumnFormatStore;
@@ -70,6 +87,18 @@ class DataBrowser : public QWidget {
   // Changes a column's display format as the header menu does (and stores it).
   void setColumnFormat(int column, ValueFormat format);
 
+  // "View as of": reads the table with TTLs judged at `nowMillis` (nullopt:
+  // the engine's clock), reloading the view with the same filter.
+  void setAsOf(std::optional<int64_t> nowMillis);
+  std::optional<int64_t> asOf() const { return m_asOf; }
+  // About how many rows the view's range holds; nullopt while unknown or
+  // when it cannot be estimated honestly (row_estimate.h).
+  std::optional<uint64_t> rowEstimate() const;
+  bool isEstimating() const { return m_estimating; }
+  // Asks for the history of the cell at `index` (a family:qualifier column);
+  // `wholeFamily`: of every column of its family. False for key columns.
+  bool requestCellHistory(const QModelIndex& index, bool wholeFamily = false);
+
  signals:
   // The rows' context menu "Inspect Row Key": the key of the row clicked.
   void inspectRowKeyRequested(const QByteArray& key);
@@ -92,6 +121,12 @@ class DataBrowser : public QWidget {
   QString inputErrorText() const;
 
  signals:
+  // Double-click on a cell, or "Show Cell History" / "Show Family History".
+  void cellHistoryRequested(const keyscope::CellHistoryTarget& target);
+  // setAsOf() or the "View as of" control changed the view's clock.
+  void asOfChanged();
+
+ signals:
   // "Export view…": export currentScan() of tableName() as CSV.
   void exportViewRequested();
 
@@ -105,8 +140,12 @@ class DataBrowser : public QWidget {
   // The line right of the row count: input errors in red, notes plain.
   void showInputNote(const QString& text, bool isError);
   Result<Bytes> readKeyField(const QLineEdit* field) const;
+  void requestEstimate();
+  void onAsOfControlChanged();
   void sizeColumns(int first, int last);
 
+  JobRunner* m_runner;
+  int m_estimateChannel = 0;
   ColumnFormatStore* m_formats;
   CellTableModel* m_model = nullptr;
   const Workspace* m_ws = nullptr;
@@ -128,6 +167,11 @@ class DataBrowser : public QWidget {
   QLabel* m_inputError = nullptr;
   QPushButton* m_stopButton = nullptr;
   QPushButton* m_exportButton = nullptr;
+  std::optional<int64_t> m_asOf;
+  std::optional<RangeCells> m_rangeCells;  // of the current query; nullopt: not read yet
+  bool m_estimating = false;
+  QCheckBox* m_asOfCheck = nullptr;
+  QDateTimeEdit* m_asOfEdit = nullptr;
   bool m_columnsSized = false;  // the first page of the view came and sized the columns
 };
 

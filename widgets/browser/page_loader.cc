@@ -29,6 +29,10 @@ void decodeComponents(const KeySchema& schema, PageRow* row) {
   const DecodedKey decoded = decodeKey(schema, row->key);
   for (size_t i = 0; i < decoded.values.size() && i < schema.size(); ++i) {
     row->components.push_back(componentText(schema[i], decoded.values[i]));
+    if (i < decoded.spans.size()) {
+      row->componentSpans.emplace_back(static_cast<uint32_t>(decoded.spans[i].first),
+                                       static_cast<uint32_t>(decoded.spans[i].second));
+    }
   }
   if (decoded.error) row->decodeError = decoded.error->toString(schema);
 }
@@ -83,6 +87,7 @@ ScanOptions pageScanOptions(const PageRequest& request) {
     scan.startInclusive = false;
   }
   scan.maxVersions = kVersionsCounted;
+  scan.now = request.query.now;
   // One row more than the page holds: if it comes, the page is not the end.
   scan.limit = static_cast<int64_t>(request.maxRows) + 1;
   return scan;

@@ -124,8 +124,9 @@ void CellHistoryView::buildUi() {
   splitter->setObjectName(QStringLiteral("historySplitter"));
   splitter->addWidget(m_plot);
   splitter->addWidget(m_table);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({1, 1});  // half each: the timeline needs width to spread its segments
   splitter->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);

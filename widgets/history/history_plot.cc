@@ -45,10 +45,13 @@ HistoryPlot::HistoryPlot(QWidget* parent) : QCustomPlot(parent) {
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   axisRect()->setRangeDrag(Qt::Horizontal);
   axisRect()->setRangeZoom(Qt::Horizontal);
+  // The legend in a row of its own above the chart, so it never hides a lane.
+  plotLayout()->insertRow(0);
+  plotLayout()->addElement(0, 0, legend);
+  plotLayout()->setRowStretchFactor(0, 0.001);
   legend->setVisible(true);
   legend->setFillOrder(QCPLegend::foColumnsFirst);
   legend->setWrap(7);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
   yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
   xAxis->grid()->setVisible(false);
@@ -93,6 +96,7 @@ void HistoryPlot::render(const HistoryLayout* layout, const TimeRange& range) {
     QPen grid(dark ? QColor(0x45, 0x45, 0x45) : QColor(0xdd, 0xdd, 0xdd));
     grid.setStyle(Qt::DotLine);
     axis->grid()->setPen(grid);
+    axis->grid()->setZeroLinePen(grid);  // lane 0 is a lane like the others
   }
   legend->setBrush(base);
   legend->setTextColor(text);
