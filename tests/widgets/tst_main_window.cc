@@ -4,9 +4,10 @@
 // missing file is an error, not a crash; a dropped .ksw file opens; the
 // demo is built with progress (and a cancelled build leaves nothing); the
 // session waits for jobs before the workspace closes; the startup choice and
-// recent files.
+// recent files; window state and choices that survive a restart.
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -24,6 +25,8 @@
 
 #include "browser/cell_table_model.h"
 #include "browser/data_browser.h"
+#include "browser/value_format.h"
+#include "key_lab/key_schema_view.h"
 #include "main_window.h"
 #include "recent_files.h"
 #include "session.h"
@@ -267,6 +270,54 @@ class TestMainWindow : public QObject {
     QCOMPARE(files.at(1), QStringLiteral("/w/%1.ksw").arg(keyscope::RecentFiles::kMax + 2));
     recent.remove(QStringLiteral("/w/5.ksw"));
     QVERIFY(!recent.files().contains(QStringLiteral("/w/5.ksw")));
+  }
+
+  // A window that persists its state (the real app's) brings back, after a
+  // restart: its size, the tab shown, the dock hidden, the key lab's schema,
+  // the last workspace (opened at start) and a column's display format.
+  // QSettings is pointed at a scratch home, so the user's settings are
+  // neither read nor touched.
+  void windowStateAndChoicesSurviveARestart() {
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, home.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, home.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("KeyscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+    const QString schema = QStringLiteral("region:utf8 | day:i32");
+    {
+      MainWindow window(/*persistState=*/true);
+      window.show();
+      window.openWorkspace(m_path);
+      QTRY_VERIFY_WITH_TIMEOUT(window.session()->workspace() != nullptr && window.isIdle(), 10000);
+      QVERIFY(window.tree()->selectTable(QStringLiteral("t")));
+      QTRY_VERIFY_WITH_TIMEOUT(window.browser()->model()->columnOf(QStringLiteral("d:count")) > 0,
+                               10000);
+      window.browser()->setColumnFormat(
+          window.browser()->model()->columnOf(QStringLiteral("d:count")), keyscope::ValueFormat::kInteger);
+      // Narrower than the default: every tab fits a 1,366-pixel-wide screen
+      // with the dock beside it.
+      QVERIFY2(window.minimumSizeHint().width() <= 1111, qPrintable(QString::number(window.minimumSizeHint().width())));
+      window.resize(1111, 777);
+      QVERIFY(window.showTab(QStringLiteral("lab")));
+      window.findChild<QDockWidget*>(QStringLiteral("workspaceDock"))->hide();
+      window.schemaView()->setSchemaText(schema);
+      QVERIFY(window.close());  // closeEvent saves
+    }
+    MainWindow window(/*persistState=*/true);
+    window.show();
+    QCOMPARE(window.size(), QSize(1111, 777));
+    QCOMPARE(window.currentTab(), QStringLiteral("lab"));
+    QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("workspaceDock"))->isVisible());
+    QCOMPARE(window.schemaView()->schemaText(), schema);
+    window.openAtStart({});  // no argument: the most recent workspace
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), QFileInfo(m_path).absoluteFilePath(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isIdle(), 10000);
+    QVERIFY(window.tree()->selectTable(QStringLiteral("t")));
+    QTRY_VERIFY_WITH_TIMEOUT(window.browser()->model()->columnOf(QStringLiteral("d:count")) > 0, 10000);
+    const int count = window.browser()->model()->columnOf(QStringLiteral("d:count"));
+    QCOMPARE(window.browser()->model()->columnFormat(count), keyscope::ValueFormat::kInteger);
+    window.close();
   }
 };
 

@@ -137,8 +137,13 @@ void HotspotsView::buildUi() {
   display->addSpacing(8);
   display->addWidget(m_back);
   display->addWidget(m_reset);
-  display->addWidget(new QLabel(tr("wheel or drag: zoom · click: pin · Shift+drag: select rows"), this));
-  display->addStretch(1);
+  // The hint takes what room is left and is cut first when the window is
+  // narrow (its text stays in the tooltip), so it never sets the width.
+  auto* hint = new QLabel(tr("wheel or drag: zoom · click: pin · Shift+drag: select rows"), this);
+  hint->setToolTip(hint->text());
+  hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  hint->setMinimumWidth(0);
+  display->addWidget(hint, 1);
   display->addWidget(m_saveImage);
   display->addWidget(m_exportCsv);
 
