@@ -48,6 +48,8 @@ QString placeholderFor(RowKeyInputKind kind) {
   return {};
 }
 
+constexpr int kMaxNeighbourColumnWidth = 220;
+
 QString htmlColor(const QColor& color) { return color.name(QColor::HexRgb); }
 
 // A rich-text label that wraps and can be selected for copying.
@@ -199,7 +201,7 @@ void KeyInspector::buildUi() {
   auto* checksBox = new QGroupBox(tr("Schema checks"), this);
   auto* checksLayout = new QVBoxLayout(checksBox);
   checksLayout->addWidget(checksScroll);
-  checksBox->setMinimumWidth(300);  // its sentences wrap; narrower, each word is a line
+  checksBox->setMinimumWidth(240);  // its sentences wrap; narrower, each word is a line
 
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->setObjectName(QStringLiteral("inspectorBottomSplitter"));
@@ -476,6 +478,11 @@ void KeyInspector::loadNeighbours() {
         const KeyNeighbours& n = result.value();
         m_neighbourModel->setNeighbours(n);
         m_neighbourView->resizeColumnsToContents();
+        // Long keys are elided (their tooltip has them whole): the components stay in view.
+        for (int column = 0; column < m_neighbourModel->columnCount(); ++column) {
+          if (m_neighbourView->columnWidth(column) > kMaxNeighbourColumnWidth)
+            m_neighbourView->setColumnWidth(column, kMaxNeighbourColumnWidth);
+        }
         QString text = n.present ? tr("The key is a row of the table.")
                                  : tr("No row has this key; it would sort where shown.");
         text += QLatin1Char(' ');
