@@ -46,18 +46,6 @@ constexpr int kMaxColumnWidth = 360;
 constexpr int kMaxColumnsSized = 64;
 constexpr int kDefaultColumnWidth = 120;
 
-QString placeholderFor(RowKeyInputKind kind) {
-  switch (kind) {
-    case RowKeyInputKind::kEscaped:
-      return QStringLiteral("row key, e.g. user\\x00\\x01");
-    case RowKeyInputKind::kHex:
-      return QStringLiteral("hex, e.g. 75736572 0001");
-    case RowKeyInputKind::kComponents:
-      return QStringLiteral("components, e.g. [\"sys.cpu\", 1709251200]");
-  }
-  return {};
-}
-
 }  // namespace
 
 DataBrowser::DataBrowser(JobRunner* runner, ColumnFormatStore* formats, QWidget* parent)
@@ -292,7 +280,7 @@ RowKeyInputKind DataBrowser::keyInputKind() const {
 }
 
 void DataBrowser::updatePlaceholders() {
-  m_keyEdit->setPlaceholderText(placeholderFor(keyInputKind()));
+  m_keyEdit->setPlaceholderText(rowKeyPlaceholder(keyInputKind()));
   m_inputError->clear();
 }
 

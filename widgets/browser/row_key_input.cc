@@ -43,4 +43,16 @@ std::optional<QString> formatRowKeyInput(BytesView key, RowKeyInputKind kind,
   return std::nullopt;
 }
 
+QString rowKeyPlaceholder(RowKeyInputKind kind) {
+  switch (kind) {
+    case RowKeyInputKind::kEscaped:
+      return QStringLiteral("row key, e.g. user\\x00\\x01");
+    case RowKeyInputKind::kHex:
+      return QStringLiteral("hex, e.g. 75736572 0001");
+    case RowKeyInputKind::kComponents:
+      return QStringLiteral("components, e.g. [\"sys.cpu\", 1709251200]");
+  }
+  return {};
+}
+
 }  // namespace keyscope

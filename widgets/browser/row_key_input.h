@@ -38,4 +38,7 @@ Result<Bytes> parseRowKeyInput(const QString& text, RowKeyInputKind kind,
 std::optional<QString> formatRowKeyInput(BytesView key, RowKeyInputKind kind,
                                          const std::optional<KeySchema>& schema = std::nullopt);
 
+// A key box's placeholder for `kind`: an example of what to type.
+QString rowKeyPlaceholder(RowKeyInputKind kind);
+
 }  // namespace keyscope

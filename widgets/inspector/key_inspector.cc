@@ -27,6 +27,7 @@
 #include "inspector/key_neighbours.h"
 #include "inspector/neighbour_model.h"
 #include "inspector/schema_checks.h"
+#include "key_lab/hex_view_setup.h"
 #include "key_lab/lab_colors.h"
 #include "keyscope/key_codec.h"
 
@@ -35,18 +36,6 @@ namespace keyscope {
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString placeholderFor(RowKeyInputKind kind) {
-  switch (kind) {
-    case RowKeyInputKind::kEscaped:
-      return QStringLiteral("row key, e.g. user\\x00\\x01");
-    case RowKeyInputKind::kHex:
-      return QStringLiteral("hex, e.g. 75736572 0001");
-    case RowKeyInputKind::kComponents:
-      return QStringLiteral("components, e.g. [\"sys.cpu\", 1709251200]");
-  }
-  return {};
-}
 
 constexpr int kMaxNeighbourColumnWidth = 220;
 
@@ -90,7 +79,7 @@ void KeyInspector::buildUi() {
   m_keyEdit->setObjectName(QStringLiteral("inspectorKeyEdit"));
   m_keyEdit->setFont(fixed);
   m_keyEdit->setClearButtonEnabled(true);
-  m_keyEdit->setPlaceholderText(placeholderFor(RowKeyInputKind::kEscaped));
+  m_keyEdit->setPlaceholderText(rowKeyPlaceholder(RowKeyInputKind::kEscaped));
   m_inspectButton = new QPushButton(tr("Inspect"), this);
   m_inspectButton->setToolTip(tr("Inspect this key (empty: the table's first row)"));
   m_tableLabel = new QLabel(this);
@@ -110,31 +99,7 @@ void KeyInspector::buildUi() {
   m_hexView = new QTableView(this);
   m_hexView->setObjectName(QStringLiteral("inspectorHexView"));
   m_hexView->setModel(m_hexModel);
-  m_hexView->setShowGrid(false);
-  m_hexView->setFont(fixed);
-  m_hexView->setSelectionMode(QAbstractItemView::ContiguousSelection);
-  m_hexView->horizontalHeader()->setFont(fixed);
-  m_hexView->verticalHeader()->setFont(fixed);
-  m_hexView->horizontalHeader()->setMinimumSectionSize(4);
-  m_hexView->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  m_hexView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  const QFontMetrics fm(fixed);
-  m_hexView->verticalHeader()->setDefaultSectionSize(fm.height() + 6);
-  m_hexView->verticalHeader()->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("0000")) + 14);
-  const int hexWidth = fm.horizontalAdvance(QStringLiteral("ff")) + 10;
-  const int asciiWidth = fm.horizontalAdvance(QLatin1Char('W')) + 4;
-  int total = 0;
-  for (int column = 0; column < KeyHexModel::kColumnCount; ++column) {
-    const int width = column < KeyHexModel::kGapColumn    ? hexWidth
-                      : column == KeyHexModel::kGapColumn ? fm.horizontalAdvance(QLatin1Char(' ')) * 2
-                                                          : asciiWidth;
-    m_hexView->horizontalHeader()->resizeSection(column, width);
-    total += width;
-  }
-  m_hexView->setMinimumWidth(total + m_hexView->verticalHeader()->minimumWidth() +
-                             m_hexView->verticalScrollBar()->sizeHint().width() +
-                             2 * m_hexView->frameWidth() + 4);
-  m_hexView->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  setUpHexView(m_hexView, fixed);
   m_legend = textLabel(QStringLiteral("inspectorLegend"), this);
   m_legend->setTextFormat(Qt::RichText);
   m_decodeStatus = textLabel(QStringLiteral("inspectorDecodeStatus"), this);
@@ -227,7 +192,7 @@ void KeyInspector::buildUi() {
   connect(m_keyEdit, &QLineEdit::returnPressed, this, &KeyInspector::onKeyBoxEntered);
   connect(m_inspectButton, &QPushButton::clicked, this, &KeyInspector::onKeyBoxEntered);
   connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
-    m_keyEdit->setPlaceholderText(placeholderFor(keyInputKind()));
+    m_keyEdit->setPlaceholderText(rowKeyPlaceholder(keyInputKind()));
     // The key shown is rewritten in the new kind when that kind can show it
     // (components cannot show a key that does not decode: the text stays).
     if (!m_key) return;
@@ -334,7 +299,7 @@ void KeyInspector::setKeyBoxText(const Bytes& key) {
     // Only components can fail (the key does not decode): escaped text always works.
     const QSignalBlocker blocker(m_kind);
     setKeyInputKind(RowKeyInputKind::kEscaped);
-    m_keyEdit->setPlaceholderText(placeholderFor(RowKeyInputKind::kEscaped));
+    m_keyEdit->setPlaceholderText(rowKeyPlaceholder(RowKeyInputKind::kEscaped));
     text = formatRowKeyInput(key, RowKeyInputKind::kEscaped);
   }
   m_keyEdit->setText(text.value_or(QString()));

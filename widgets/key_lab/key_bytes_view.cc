@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "key_lab/hex_view_setup.h"
 #include "key_lab/key_hex_model.h"
 #include "key_lab/lab_colors.h"
 #include "keyscope/key_codec.h"
@@ -66,31 +67,7 @@ KeyBytesView::KeyBytesView(QWidget* parent) : QWidget(parent) {
   m_hexView = new QTableView(this);
   m_hexView->setObjectName(QStringLiteral("hexView"));
   m_hexView->setModel(m_hexModel);
-  m_hexView->setShowGrid(false);
-  m_hexView->setFont(fixed);
-  m_hexView->setSelectionMode(QAbstractItemView::ContiguousSelection);
-  m_hexView->horizontalHeader()->setFont(fixed);
-  m_hexView->verticalHeader()->setFont(fixed);
-  m_hexView->horizontalHeader()->setMinimumSectionSize(4);
-  m_hexView->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  m_hexView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  const QFontMetrics fm(fixed);
-  m_hexView->verticalHeader()->setDefaultSectionSize(fm.height() + 6);
-  m_hexView->verticalHeader()->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("0000")) + 14);
-  const int hexWidth = fm.horizontalAdvance(QStringLiteral("ff")) + 10;
-  const int asciiWidth = fm.horizontalAdvance(QLatin1Char('W')) + 4;
-  int total = 0;
-  for (int column = 0; column < KeyHexModel::kColumnCount; ++column) {
-    const int width = column < KeyHexModel::kGapColumn    ? hexWidth
-                      : column == KeyHexModel::kGapColumn ? fm.horizontalAdvance(QLatin1Char(' ')) * 2
-                                                          : asciiWidth;
-    m_hexView->horizontalHeader()->resizeSection(column, width);
-    total += width;
-  }
-  m_hexView->setMinimumWidth(total + m_hexView->verticalHeader()->minimumWidth() +
-                             m_hexView->verticalScrollBar()->sizeHint().width() +
-                             2 * m_hexView->frameWidth() + 4);
-  m_hexView->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  setUpHexView(m_hexView, fixed);
 
   m_decoded = new QTableWidget(0, kColCount, this);
   m_decoded->setObjectName(QStringLiteral("decodedTable"));
