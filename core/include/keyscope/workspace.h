@@ -29,6 +29,7 @@
 #include "keyscope/options.h"
 #include "keyscope/read_report.h"
 #include "keyscope/statistics.h"
+#include "keyscope/storage_report.h"
 #include "keyscope/status.h"
 
 namespace keyscope {
@@ -266,6 +267,13 @@ class Workspace {
   virtual Result<LoadSeries> serverLoadSeries(const TimeWindow& window, uint32_t columns) const = 0;
   virtual Result<HeatGrid> heatGrid(std::string_view table, const HeatGridRequest& request) const = 0;
   virtual Result<KeyHistogram> keyHistogram(std::string_view table, const KeyHistogramRequest& request) const = 0;
+
+  // Storage (storage_report.h): where the table's bytes go, per family and
+  // region, read from every block of its store files (or a sample of blocks
+  // with options.maxCells). Memstore data is not in store files yet: each
+  // slice gives its size apart. Cancelled when options.cancel is.
+  virtual Result<StorageReport> storageReport(std::string_view table,
+                                              const StorageReportOptions& options = {}) const = 0;
 
   // The clock. setClock fixes it at `nowMillis` until the next setClock;
   // nullopt returns to the clock given at open.

@@ -85,6 +85,8 @@ class WorkspaceImpl final : public Workspace {
   Result<LoadSeries> serverLoadSeries(const TimeWindow& window, uint32_t columns) const override;
   Result<HeatGrid> heatGrid(std::string_view table, const HeatGridRequest& request) const override;
   Result<KeyHistogram> keyHistogram(std::string_view table, const KeyHistogramRequest& request) const override;
+  // storage_report_read.cc
+  Result<StorageReport> storageReport(std::string_view table, const StorageReportOptions& options) const override;
 
   int64_t now() const override;
   void setClock(std::optional<int64_t> nowMillis) override;
