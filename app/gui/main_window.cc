@@ -31,6 +31,7 @@
 #include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "hotspots/hotspots_view.h"
+#include "regions/regions_view.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
 #include "key_lab/key_schema_view.h"
@@ -192,6 +193,12 @@ void MainWindow::buildViews() {
   m_hotspots->setObjectName(QStringLiteral("hotspots"));
   connect(m_hotspots, &HotspotsView::drillThroughRequested, this, &MainWindow::showDrillThrough);
   addView(QStringLiteral("hotspots"), m_hotspots, tr("Hotspots"), tr("&Hotspots"));
+  m_regions = new RegionsView(jobs, this);
+  m_regions->setObjectName(QStringLiteral("regions"));
+  // A split, merge or balance from the view changes the tree's region counts and the heatmap's boundaries.
+  connect(m_regions, &RegionsView::workspaceChanged, m_tree, &WorkspaceTree::refresh);
+  connect(m_regions, &RegionsView::workspaceChanged, m_hotspots, &HotspotsView::refresh);
+  addView(QStringLiteral("regions"), m_regions, tr("Regions"), tr("&Regions"));
   setCentralWidget(m_tabs);
 
   m_progressLabel = new QLabel(this);
@@ -391,7 +398,7 @@ bool MainWindow::isIdle() const {
   if (m_inspector->isLoading()) return false;
   if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
-         !m_hotspots->isLoading();
+         !m_hotspots->isLoading() && !m_regions->isLoading();
 }
 
 ExportDialog* MainWindow::exportTable(const QString& table) {
@@ -437,6 +444,7 @@ void MainWindow::onOpened(const QString& path) {
   m_history->setWorkspace(ws);
   m_inspector->setWorkspace(ws);
   m_hotspots->setWorkspace(ws);
+  m_regions->setWorkspace(ws);
   m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
   m_recent->add(path);
@@ -451,6 +459,7 @@ void MainWindow::onAboutToClose() {
   m_history->setWorkspace(nullptr);
   m_inspector->setWorkspace(nullptr);
   m_hotspots->setWorkspace(nullptr);
+  m_regions->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);
   m_tableInfo->setTable(std::nullopt);
@@ -489,9 +498,11 @@ void MainWindow::onTableSelected(const QString& table) {
   if (options) {
     m_browser->showTable(*options);
     m_hotspots->showTable(*options);
+    m_regions->showTable(*options);
   } else {
     m_browser->clearTable();
     m_hotspots->clearTable();
+    m_regions->clearTable();
   }
 }
 

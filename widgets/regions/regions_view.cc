@@ -22,6 +22,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+
 #include "browser/row_key_input.h"
 #include "regions/region_actions.h"
 #include "regions/region_lineage.h"
@@ -257,6 +260,7 @@ void RegionsView::showTable(const TableOptions& table) {
   setLoading(false);
   m_table = QString::fromStdString(table.name);
   m_selected.reset();
+  m_selectBusiest = true;
   m_snapshot = RegionSnapshot{};
   m_bar->clear();
   m_model->setRegions({}, std::nullopt);
@@ -331,11 +335,14 @@ void RegionsView::onSnapshot(RegionSnapshot snapshot) {
             ? tr("over the table's whole life")
             : tr("from %1 to %2 (UTC, workspace clock)")
                   .arg(clockText(m_snapshot.window.fromMillis), clockText(m_snapshot.window.toMillis - 1));
-    if (!m_acting)
-      setStatus(tr("%1: %n region(s) on %2 servers; load %3.", nullptr, static_cast<int>(m_snapshot.regions.size()))
-                    .arg(m_table)
-                    .arg(m_snapshot.servers)
-                    .arg(window));
+    // An action's message stays, before the summary of what it left.
+    const QString summary =
+        tr("%1: %n region(s) on %2 servers; load %3.", nullptr, static_cast<int>(m_snapshot.regions.size()))
+            .arg(m_table)
+            .arg(m_snapshot.servers)
+            .arg(window);
+    if (!m_acting) setStatus(m_actionMessage.isEmpty() ? summary : m_actionMessage + QLatin1Char(' ') + summary);
+    m_actionMessage.clear();
   }
   {
     const QSignalBlocker blockServers(m_servers);
@@ -352,6 +359,16 @@ void RegionsView::onSnapshot(RegionSnapshot snapshot) {
   m_model->setRegions(m_snapshot.regions, m_snapshot.schema);
   m_syncing = false;
   if (m_selected && m_model->rowOf(*m_selected) < 0) m_selected.reset();
+  // A table just shown opens on its busiest region, so the details and the
+  // lineage say something at once.
+  if (m_selectBusiest && !m_selected && !m_snapshot.regions.empty()) {
+    const auto busiest = std::max_element(
+        m_snapshot.regions.begin(), m_snapshot.regions.end(), [](const RegionLoad& a, const RegionLoad& b) {
+          return a.total.reads + a.total.writes < b.total.reads + b.total.writes;
+        });
+    m_selected = busiest->regionId;
+  }
+  m_selectBusiest = false;
   selectRegion(m_selected);
   updateControls();
   if (m_refreshAgain) {
@@ -505,6 +522,7 @@ void RegionsView::runAction(const QString& what, Work work) {
           return;
         }
         setStatus(outcome->message);
+        m_actionMessage = outcome->message;
         m_selectAfterRefresh = outcome->select;
         updateControls();
         emit workspaceChanged();

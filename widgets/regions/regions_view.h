@@ -59,6 +59,7 @@ class RegionsView : public QWidget {
   // REQUIRES: `ws` stays open until the next setWorkspace() (nullptr detaches
   // and cancels the jobs under way).
   void setWorkspace(Workspace* ws);
+  // Shows the table, its busiest region (by total load) selected.
   void showTable(const TableOptions& table);
   void clearTable();
   QString tableName() const { return m_table; }
@@ -134,10 +135,12 @@ class RegionsView : public QWidget {
   RegionSnapshot m_snapshot;
   std::optional<int64_t> m_selected;
   std::optional<int64_t> m_selectAfterRefresh;
+  QString m_actionMessage;  // the last action's, shown with the next refresh's summary
   bool m_loading = false;
   bool m_acting = false;
   bool m_refreshAgain = false;
   bool m_syncing = false;  // selection being copied between bar and table
+  bool m_selectBusiest = false;  // the next snapshot is a newly shown table's first
 
   QComboBox* m_window = nullptr;
   QSpinBox* m_seconds = nullptr;
