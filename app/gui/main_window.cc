@@ -31,6 +31,7 @@
 #include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "hotspots/hotspots_view.h"
+#include "storage/storage_view.h"
 #include "regions/regions_view.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
@@ -199,6 +200,9 @@ void MainWindow::buildViews() {
   connect(m_regions, &RegionsView::workspaceChanged, m_tree, &WorkspaceTree::refresh);
   connect(m_regions, &RegionsView::workspaceChanged, m_hotspots, &HotspotsView::refresh);
   addView(QStringLiteral("regions"), m_regions, tr("Regions"), tr("&Regions"));
+  m_storage = new StorageView(jobs, this);
+  m_storage->setObjectName(QStringLiteral("storage"));
+  addView(QStringLiteral("storage"), m_storage, tr("Storage"), tr("&Storage"));
   setCentralWidget(m_tabs);
 
   m_progressLabel = new QLabel(this);
@@ -396,6 +400,7 @@ QStringList MainWindow::tabKeys() const {
 bool MainWindow::isIdle() const {
   if (m_history->isLoading()) return false;
   if (m_inspector->isLoading()) return false;
+  if (m_storage->isLoading()) return false;
   if (m_console->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
          !m_hotspots->isLoading() && !m_regions->isLoading();
@@ -444,6 +449,7 @@ void MainWindow::onOpened(const QString& path) {
   m_history->setWorkspace(ws);
   m_inspector->setWorkspace(ws);
   m_hotspots->setWorkspace(ws);
+  m_storage->setWorkspace(ws);
   m_regions->setWorkspace(ws);
   m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
@@ -459,6 +465,7 @@ void MainWindow::onAboutToClose() {
   m_history->setWorkspace(nullptr);
   m_inspector->setWorkspace(nullptr);
   m_hotspots->setWorkspace(nullptr);
+  m_storage->setWorkspace(nullptr);
   m_regions->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);
@@ -498,10 +505,12 @@ void MainWindow::onTableSelected(const QString& table) {
   if (options) {
     m_browser->showTable(*options);
     m_hotspots->showTable(*options);
+    m_storage->showTable(*options);
     m_regions->showTable(*options);
   } else {
     m_browser->clearTable();
     m_hotspots->clearTable();
+    m_storage->clearTable();
     m_regions->clearTable();
   }
 }

@@ -39,6 +39,7 @@ class CellHistoryView;
 struct CellHistoryTarget;
 class DataBrowser;
 class HotspotsView;
+class StorageView;
 class RegionsView;
 class ExportDialog;
 struct ExportSource;
@@ -93,6 +94,7 @@ class MainWindow : public QMainWindow {
   KeyBytesView* bytesView() const { return m_bytesView; }
   KeyInspector* inspector() const { return m_inspector; }
   HotspotsView* hotspots() const { return m_hotspots; }
+  StorageView* storage() const { return m_storage; }
   RegionsView* regions() const { return m_regions; }
   // The hotspot heatmap's drill-through: selects the table, shows the rows
   // [scan.startRow, scan.stopRow) in the data browser and switches to it;
@@ -162,6 +164,7 @@ class MainWindow : public QMainWindow {
   KeyBytesView* m_bytesView = nullptr;
   KeyInspector* m_inspector = nullptr;
   HotspotsView* m_hotspots = nullptr;
+  StorageView* m_storage = nullptr;
   RegionsView* m_regions = nullptr;
   QueryConsole* m_console = nullptr;
   QMenu* m_recentMenu = nullptr;
