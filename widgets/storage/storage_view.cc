@@ -271,7 +271,7 @@ void StorageView::showScope() {
   m_exportCsv->setEnabled(true);
 
   QStringList notes;
-  notes << tr("%1: %2 cells in %3 store files, %4 raw bytes, %5 stored.")
+  notes << tr("%1: %2 cells in %3 store file(s), %4 raw bytes, %5 stored.")
                .arg(m_table, QLocale().toString(static_cast<qulonglong>(slice.cells)))
                .arg(slice.storeFiles)
                .arg(bytesText(slice.rawBytes), bytesText(slice.storedBytes));

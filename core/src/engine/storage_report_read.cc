@@ -66,18 +66,39 @@ void scaleSample(StorageSlice* s, double factor) {
 // each category's compressibility alone.
 void attributeStored(StorageSlice* s, const std::array<double, kStorageCategoryCount>& ratio) {
   const uint64_t payload = s->storedBytes - std::min(s->storedBytes, s->blockHeaderBytes);
-  double weights = 0;
-  for (size_t c = 0; c < kStorageCategoryCount; ++c) weights += static_cast<double>(s->raw.bytes[c]) * ratio[c];
+  // Shares by weight (raw x compressibility), none above its raw bytes: what
+  // a capped category cannot take goes to the others by their weights.
   s->stored = {};
-  if (weights <= 0) return;
-  uint64_t given = 0;
-  size_t largest = 0;
-  for (size_t c = 0; c < kStorageCategoryCount; ++c) {
-    s->stored.bytes[c] = static_cast<uint64_t>(static_cast<double>(payload) * static_cast<double>(s->raw.bytes[c]) *
-                                               ratio[c] / weights);
-    given += s->stored.bytes[c];
-    if (s->stored.bytes[c] > s->stored.bytes[largest]) largest = c;
+  std::array<bool, kStorageCategoryCount> capped{};
+  uint64_t left = payload;
+  for (size_t round = 0; round < kStorageCategoryCount && left > 0; ++round) {
+    double weights = 0;
+    for (size_t c = 0; c < kStorageCategoryCount; ++c)
+      if (!capped[c]) weights += static_cast<double>(s->raw.bytes[c]) * ratio[c];
+    if (weights <= 0) break;
+    bool cappedOne = false;
+    std::array<uint64_t, kStorageCategoryCount> share{};
+    for (size_t c = 0; c < kStorageCategoryCount; ++c) {
+      if (capped[c]) continue;
+      share[c] = static_cast<uint64_t>(static_cast<double>(left) * static_cast<double>(s->raw.bytes[c]) * ratio[c] / weights);
+      if (s->stored.bytes[c] + share[c] >= s->raw.bytes[c]) {
+        share[c] = s->raw.bytes[c] - s->stored.bytes[c];
+        capped[c] = true;
+        cappedOne = true;
+      }
+    }
+    uint64_t given = 0;
+    for (size_t c = 0; c < kStorageCategoryCount; ++c) {
+      s->stored.bytes[c] += share[c];
+      given += share[c];
+    }
+    left -= std::min(left, given);
+    if (!cappedOne) break;
   }
+  const uint64_t given = s->stored.total();
+  size_t largest = 0;
+  for (size_t c = 0; c < kStorageCategoryCount; ++c)  // the rounding goes where it stays under raw
+    if (s->raw.bytes[c] - s->stored.bytes[c] > s->raw.bytes[largest] - s->stored.bytes[largest]) largest = c;
   s->stored.bytes[largest] += payload - std::min(payload, given);  // rounding: the sum is exact
 }
 
