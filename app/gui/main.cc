@@ -11,6 +11,8 @@
 //            [--inspect-key TEXT]  (the key inspector's key: escaped text, or a JSON tuple)
 //            [--export-dialog]   (the CSV export dialog of --table, shot alone)
 //            [--query LINE]  (runs LINE in the query console once open; the shot waits for it)
+//            [--workload-ab A,B]  (the workload lab's A/B run of presets A and B once open;
+//                                  the shot waits for its end)
 //
 // GUI thread only.
 #include <QApplication>
@@ -28,6 +30,7 @@
 #include "browser/row_key_input.h"
 #include "browser/value_format.h"
 #include "inspector/key_inspector.h"
+#include "workload/workload_lab.h"
 #include "export/export_dialog.h"
 #include "console/query_console.h"
 #include "key_lab/key_bytes_view.h"
@@ -181,6 +184,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("Key for the key inspector: escaped text, or a JSON tuple [...]."),
       QStringLiteral("TEXT"));
   parser.addOption(inspectKey);
+  const QCommandLineOption workloadAb = hiddenOption(
+      QStringLiteral("workload-ab"),
+      QStringLiteral("Run the workload lab's A/B of two presets once open, e.g. monotonic,salted."),
+      QStringLiteral("A,B"));
+  parser.addOption(workloadAb);
   parser.process(app);
 
   if (parser.isSet(dark)) useDarkPalette(app);
@@ -220,6 +228,23 @@ int main(int argc, char* argv[]) {
     QObject::connect(
         window.session(), &keyscope::Session::opened, console,
         [console, line = parser.value(query)] { console->runLine(line); },
+        Qt::SingleShotConnection);
+  }
+  if (parser.isSet(workloadAb)) {
+    // Started once the workspace is open; the window is not idle until both runs end.
+    const QStringList presets = parser.value(workloadAb).split(QLatin1Char(','));
+    if (presets.size() != 2) {
+      std::fprintf(stderr, "keyscope: --workload-ab wants A,B (two presets), got %s\n",
+                   qPrintable(parser.value(workloadAb)));
+      return 2;
+    }
+    keyscope::WorkloadLab* lab = window.workload();
+    QObject::connect(
+        window.session(), &keyscope::Session::opened, lab,
+        [lab, presets] {
+          if (!lab->startAb(presets[0].trimmed(), presets[1].trimmed()))
+            std::fprintf(stderr, "keyscope: --workload-ab: %s\n", qPrintable(lab->lastError()));
+        },
         Qt::SingleShotConnection);
   }
   window.show();

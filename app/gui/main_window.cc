@@ -32,6 +32,7 @@
 #include "console/query_console.h"
 #include "hotspots/hotspots_view.h"
 #include "storage/storage_view.h"
+#include "workload/workload_lab.h"
 #include "regions/regions_view.h"
 #include "key_lab/classic_designs.h"
 #include "key_lab/key_bytes_view.h"
@@ -108,6 +109,14 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
     m_tree->refresh();
   });
   connect(m_tree, &WorkspaceTree::exportTableRequested, this, &MainWindow::exportTable);
+  // A workload run wrote a table: the tree reloads and shows it in every view.
+  connect(m_workload, &WorkloadLab::workspaceChanged, this, [this](const QString& table) {
+    connect(m_tree, &WorkspaceTree::refreshed, this, [this, table] { m_tree->selectTable(table); },
+            Qt::SingleShotConnection);
+    m_tree->refresh();
+  });
+  // "Open A's workspace" after an A/B run.
+  connect(m_workload, &WorkloadLab::openWorkspaceRequested, this, &MainWindow::openWorkspace);
   connect(m_browser, &DataBrowser::exportViewRequested, this, &MainWindow::exportBrowserView);
   // The data browser's "Inspect Row Key": the inspector, on that key.
   connect(m_browser, &DataBrowser::inspectRowKeyRequested, this, [this](const QByteArray& key) {
@@ -203,6 +212,9 @@ void MainWindow::buildViews() {
   m_storage = new StorageView(jobs, this);
   m_storage->setObjectName(QStringLiteral("storage"));
   addView(QStringLiteral("storage"), m_storage, tr("Storage"), tr("&Storage"));
+  m_workload = new WorkloadLab(jobs, this);
+  m_workload->setObjectName(QStringLiteral("workload"));
+  addView(QStringLiteral("workload"), m_workload, tr("Workload lab"), tr("&Workload Lab"));
   setCentralWidget(m_tabs);
 
   m_progressLabel = new QLabel(this);
@@ -402,6 +414,7 @@ bool MainWindow::isIdle() const {
   if (m_inspector->isLoading()) return false;
   if (m_storage->isLoading()) return false;
   if (m_console->isRunning()) return false;
+  if (m_workload->isRunning()) return false;
   return !m_session->isBusy() && !m_tree->isRefreshing() && !m_browser->model()->isLoading() &&
          !m_hotspots->isLoading() && !m_regions->isLoading();
 }
@@ -450,6 +463,7 @@ void MainWindow::onOpened(const QString& path) {
   m_inspector->setWorkspace(ws);
   m_hotspots->setWorkspace(ws);
   m_storage->setWorkspace(ws);
+  m_workload->setWorkspace(ws, path);
   m_regions->setWorkspace(ws);
   m_console->setWorkspace(ws);
   m_tableInfo->setTable(std::nullopt);
@@ -466,6 +480,7 @@ void MainWindow::onAboutToClose() {
   m_inspector->setWorkspace(nullptr);
   m_hotspots->setWorkspace(nullptr);
   m_storage->setWorkspace(nullptr);
+  m_workload->setWorkspace(nullptr, {});
   m_regions->setWorkspace(nullptr);
   m_console->setWorkspace(nullptr);
   m_tree->setWorkspace(nullptr);

@@ -40,6 +40,7 @@ struct CellHistoryTarget;
 class DataBrowser;
 class HotspotsView;
 class StorageView;
+class WorkloadLab;
 class RegionsView;
 class ExportDialog;
 struct ExportSource;
@@ -95,6 +96,7 @@ class MainWindow : public QMainWindow {
   KeyInspector* inspector() const { return m_inspector; }
   HotspotsView* hotspots() const { return m_hotspots; }
   StorageView* storage() const { return m_storage; }
+  WorkloadLab* workload() const { return m_workload; }
   RegionsView* regions() const { return m_regions; }
   // The hotspot heatmap's drill-through: selects the table, shows the rows
   // [scan.startRow, scan.stopRow) in the data browser and switches to it;
@@ -165,6 +167,7 @@ class MainWindow : public QMainWindow {
   KeyInspector* m_inspector = nullptr;
   HotspotsView* m_hotspots = nullptr;
   StorageView* m_storage = nullptr;
+  WorkloadLab* m_workload = nullptr;
   RegionsView* m_regions = nullptr;
   QueryConsole* m_console = nullptr;
   QMenu* m_recentMenu = nullptr;
