@@ -39,6 +39,7 @@ RegionLoad region(int64_t id, std::string start, std::string end, int32_t server
   r.cells = stored / 10;
   r.storeFiles = 1;
   r.writesPerSecond = writesPerSecond;
+  r.window.writes = static_cast<uint64_t>(writesPerSecond * 10);  // a 10 s window
   return r;
 }
 
@@ -108,18 +109,19 @@ class TestRegionBar : public QObject {
     RegionBar bar;
     bar.setLoadMeasure(RegionLoadMeasure::kWrites);
     bar.setRegions({region(1, "", "b", 0, 10, 0), region(2, "b", "c", 0, 10, 5), region(3, "c", "", 0, 10, 10)});
-    QCOMPARE(bar.loadScaleMaximum(), 10.0);
-    QCOMPARE(bar.colorScale()->dataRange().upper, 10.0);
+    QCOMPARE(bar.loadScaleMaximum(), 100.0);  // writes in the window
+    QCOMPARE(bar.colorScale()->dataRange().upper, 100.0);
     QVERIFY(bar.colorScale()->visible());
     QCPColorGradient gradient = bar.colorScale()->gradient();
     for (const RegionSegment& s : bar.segments())
-      QCOMPARE(s.colour, QColor::fromRgba(gradient.color(s.load, QCPRange(0, 10))));
-    QCOMPARE(bar.segments()[2].colour, QColor::fromRgba(gradient.color(10, QCPRange(0, 10))));
+      QCOMPARE(s.colour, QColor::fromRgba(gradient.color(s.load, QCPRange(0, 100))));
+    QCOMPARE(bar.segments()[1].load, 50.0);
+    QCOMPARE(bar.segments()[2].colour, QColor::fromRgba(gradient.color(100, QCPRange(0, 100))));
     QVERIFY(bar.segments()[0].colour != bar.segments()[2].colour);
-    // A shared scale (two bars side by side): 10 of 20 is the middle colour.
-    bar.setLoadScaleMaximum(20);
-    QCOMPARE(bar.segments()[2].colour, QColor::fromRgba(gradient.color(10, QCPRange(0, 20))));
-    QCOMPARE(bar.segments()[2].colour, bar.loadColour(10));
+    // A shared scale (two bars side by side): 100 of 200 is the middle colour.
+    bar.setLoadScaleMaximum(200);
+    QCOMPARE(bar.segments()[2].colour, QColor::fromRgba(gradient.color(100, QCPRange(0, 200))));
+    QCOMPARE(bar.segments()[2].colour, bar.loadColour(100));
     // Reads: none recorded, so every segment has the idle colour.
     bar.setLoadScaleMaximum(std::nullopt);
     bar.setLoadMeasure(RegionLoadMeasure::kReads);
@@ -144,6 +146,7 @@ class TestRegionBar : public QObject {
     bar.setColouring(RegionColouring::kServer);
     QVERIFY(!bar.colorScale()->visible());
     QVERIFY(bar.plot()->legend->visible());
+    QCOMPARE(bar.plot()->plotLayout()->element(0, 1), static_cast<QCPLayoutElement*>(bar.plot()->legend));
     QCOMPARE(bar.plot()->graphCount(), 3);  // one legend entry per server
     QCOMPARE(bar.segments()[0].colour, RegionBar::serverColour(0));
     QCOMPARE(bar.segments()[3].colour, RegionBar::serverColour(2));

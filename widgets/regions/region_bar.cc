@@ -133,13 +133,13 @@ RegionBar::RegionBar(QWidget* parent) : QWidget(parent) {
   m_scale->axis()->setLabelColor(text);
   m_plot->plotLayout()->addElement(0, 1, m_scale);
 
-  // The server colours' legend goes under the bar, in its own layout row.
+  // The server colours' legend takes the colour scale's place (column 1)
+  // when the bar is coloured by server. Both are QObject children of the
+  // plot, so the one out of the layout is still deleted with it.
   m_plot->legend->setVisible(false);
   m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-  m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-  m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-  m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  m_plot->legend->setWrap(8);
+  m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+  m_plot->legend->setWrap(6);
   m_plot->legend->setBrush(palette().color(QPalette::Window));
   m_plot->legend->setBorderPen(Qt::NoPen);
   m_plot->legend->setTextColor(text);
@@ -215,10 +215,12 @@ void RegionBar::selectRegion(std::optional<int64_t> regionId) {
 }
 
 double RegionBar::loadOf(const RegionLoad& region) const {
+  // Counts in the window, not rates: over a long window (everything) a
+  // past burst still shows, where its per-second rate rounds to nothing.
   switch (m_measure) {
-    case RegionLoadMeasure::kReads: return region.readsPerSecond;
-    case RegionLoadMeasure::kWrites: return region.writesPerSecond;
-    case RegionLoadMeasure::kOperations: return region.readsPerSecond + region.writesPerSecond;
+    case RegionLoadMeasure::kReads: return static_cast<double>(region.window.reads);
+    case RegionLoadMeasure::kWrites: return static_cast<double>(region.window.writes);
+    case RegionLoadMeasure::kOperations: return static_cast<double>(region.window.reads + region.window.writes);
   }
   return 0;
 }
@@ -349,23 +351,31 @@ void RegionBar::drawSegments() {
     }
     m_plot->xAxis->setLabel(tr("regions grouped by server, key order within each"));
   } else {
-    ticker->addTick(0, tr("table start"));
-    ticker->addTick(1, tr("table end"));
-    m_plot->xAxis->setLabel(m_regions.empty()
-                                ? tr("no regions")
-                                : tr("%n region(s) in key order", nullptr, static_cast<int>(m_regions.size())));
+    // No tick labels: "start" and "end" at the bar's very ends would be clipped.
+    m_plot->xAxis->setLabel(
+        m_regions.empty()
+            ? tr("no regions")
+            : tr("%n region(s) in key order, from the table's start (left) to its end (right)", nullptr,
+                 static_cast<int>(m_regions.size())));
   }
   m_plot->xAxis->setTickLength(0, 4);
 
   const bool byLoad = m_colouring == RegionColouring::kLoad;
-  m_scale->setVisible(byLoad);
+  QCPLayoutElement* shown = byLoad ? static_cast<QCPLayoutElement*>(m_scale) : m_plot->legend;
+  QCPLayoutElement* hidden = byLoad ? static_cast<QCPLayoutElement*>(m_plot->legend) : m_scale;
+  QCPLayoutGrid* grid = m_plot->plotLayout();
+  if (grid->element(0, 1) != shown) {
+    if (grid->hasElement(0, 1)) grid->take(grid->element(0, 1));
+    grid->addElement(0, 1, shown);
+  }
+  hidden->setVisible(false);
+  shown->setVisible(true);
   m_scale->setDataRange(QCPRange(0, loadScaleMaximum()));
-  m_scale->axis()->setLabel(m_measure == RegionLoadMeasure::kReads    ? tr("reads/s")
-                            : m_measure == RegionLoadMeasure::kWrites ? tr("writes/s")
-                                                                      : tr("operations/s"));
+  m_scale->axis()->setLabel(m_measure == RegionLoadMeasure::kReads    ? tr("reads in the window")
+                            : m_measure == RegionLoadMeasure::kWrites ? tr("writes in the window")
+                                                                      : tr("operations in the window"));
 
   // Server colours get a legend: one entry per server shown, in order.
-  m_plot->legend->setVisible(!byLoad && !m_segments.empty());
   if (!byLoad) {
     std::vector<int32_t> servers;
     for (const RegionSegment& segment : m_segments) servers.push_back(segment.server);
@@ -439,8 +449,10 @@ QString RegionBar::regionText(int64_t regionId) const {
                .arg(bytesText(region->storedBytes), bytesText(region->rawBytes), bytesText(region->memstoreBytes));
   lines << tr("%1 cells in %n store file(s)", nullptr, static_cast<int>(region->storeFiles))
                .arg(QLocale().toString(static_cast<qulonglong>(region->cells)));
-  lines << tr("%1 reads/s, %2 writes/s in the window")
-               .arg(rateText(region->readsPerSecond), rateText(region->writesPerSecond));
+  lines << tr("%1 reads, %2 writes in the window (%3 reads/s, %4 writes/s)")
+               .arg(QLocale().toString(static_cast<qulonglong>(region->window.reads)),
+                    QLocale().toString(static_cast<qulonglong>(region->window.writes)),
+                    rateText(region->readsPerSecond), rateText(region->writesPerSecond));
   lines << tr("%1 reads, %2 writes since it was created")
                .arg(QLocale().toString(static_cast<qulonglong>(region->total.reads)),
                     QLocale().toString(static_cast<qulonglong>(region->total.writes)));

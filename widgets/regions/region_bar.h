@@ -1,7 +1,7 @@
 // RegionBar: a table's key space as one horizontal bar of regions, drawn
 // with QCustomPlot. Each region is a segment; its width follows the region's
 // stored bytes or its share of the key range, its colour its load (reads/s,
-// writes/s or both, with a colour scale legend) or its server (a distinct
+// writes or both within the window, with a colour scale legend) or its server (a distinct
 // hue per server). Segments run in key order, or grouped by server (server
 // by server, key order inside each, the servers named under the bar).
 //
@@ -58,7 +58,7 @@ enum class RegionGrouping : uint8_t {
   kByServer,  // server by server (ascending), key order within each
 };
 
-// The load the colour scale shows, per second of the window.
+// The load the colour scale shows: counts within the window.
 enum class RegionLoadMeasure : uint8_t { kReads, kWrites, kOperations };
 
 // One drawn segment, for tests and the view: [left, right) in bar units
@@ -68,7 +68,7 @@ struct RegionSegment {
   int32_t server = 0;
   double left = 0;
   double right = 0;
-  double load = 0;  // the load measure, per second
+  double load = 0;  // the load measure (a count within the window)
   QColor colour;
 };
 
@@ -98,7 +98,7 @@ class RegionBar : public QWidget {
   RegionGrouping grouping() const { return m_grouping; }
   void setLoadMeasure(RegionLoadMeasure measure);
   RegionLoadMeasure loadMeasure() const { return m_measure; }
-  // The colour scale's top (per second); nullopt: the largest load shown.
+  // The colour scale's top; nullopt: the largest load shown.
   void setLoadScaleMaximum(std::optional<double> maximum);
   double loadScaleMaximum() const;  // the top now in use (at least 1)
 

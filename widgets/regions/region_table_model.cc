@@ -10,10 +10,11 @@ namespace keyscope {
 
 namespace {
 
-QByteArray sortableKey(const Bytes& key, bool isEnd) {
-  // '1' + bytes sorts by the key; the empty end ('2') after every key.
-  if (isEnd && key.empty()) return QByteArray("2");
-  return QByteArray("1") + QByteArray(key.data(), static_cast<qsizetype>(key.size()));
+QString sortableKey(const Bytes& key, bool isEnd) {
+  // '1' + hex sorts by the key's bytes (a QByteArray would be compared as
+  // text); the empty end ('2') after every key.
+  if (isEnd && key.empty()) return QStringLiteral("2");
+  return QLatin1Char('1') + QString::fromLatin1(QByteArray(key.data(), static_cast<qsizetype>(key.size())).toHex());
 }
 
 QString rate(double perSecond) { return QLocale().toString(perSecond, 'f', 1); }

@@ -75,9 +75,9 @@ void RegionsView::buildUi() {
   m_seconds->setValue(10);
   m_seconds->setSuffix(tr(" s"));
   m_measure = new QComboBox(this);
-  m_measure->addItem(tr("Operations/s"), static_cast<int>(RegionLoadMeasure::kOperations));
-  m_measure->addItem(tr("Reads/s"), static_cast<int>(RegionLoadMeasure::kReads));
-  m_measure->addItem(tr("Writes/s"), static_cast<int>(RegionLoadMeasure::kWrites));
+  m_measure->addItem(tr("Operations"), static_cast<int>(RegionLoadMeasure::kOperations));
+  m_measure->addItem(tr("Reads"), static_cast<int>(RegionLoadMeasure::kReads));
+  m_measure->addItem(tr("Writes"), static_cast<int>(RegionLoadMeasure::kWrites));
   m_sizing = new QComboBox(this);
   m_sizing->addItem(tr("Size by data"), static_cast<int>(RegionSizing::kStoredBytes));
   m_sizing->addItem(tr("Size by key range"), static_cast<int>(RegionSizing::kKeyRange));
@@ -140,7 +140,7 @@ void RegionsView::buildUi() {
   actions->addWidget(m_balancer);
 
   m_bar = new RegionBar(this);
-  m_bar->setMinimumHeight(130);
+  m_bar->setMinimumHeight(170);
 
   m_model = new RegionTableModel(this);
   m_proxy = new QSortFilterProxyModel(this);
