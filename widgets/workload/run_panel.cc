@@ -43,18 +43,35 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   m_progress->setValue(0);
 
   m_heatmap = new HeatmapChart(this);
-  m_heatmap->setMinimumSize(200, 150);
+  m_heatmap->setMinimumSize(160, 150);
   m_servers = new QCustomPlot(this);
-  m_servers->setMinimumSize(180, 150);
+  m_servers->setMinimumSize(140, 150);
   m_servers->xAxis->setLabel(tr("seconds since the run started"));
   m_servers->yAxis->setLabel(tr("ops/s per server"));
   m_servers->legend->setVisible(true);
-  // Two columns at the top, over headroom the y range leaves free (applyTimeSpan).
+  // The window's colours, so that the chart reads on a dark palette too.
+  const QColor text = palette().color(QPalette::WindowText);
+  m_servers->setBackground(palette().color(QPalette::Window));
+  for (QCPAxis* axis : {m_servers->xAxis, m_servers->yAxis}) {
+    axis->setBasePen(QPen(text));
+    axis->setTickPen(QPen(text));
+    axis->setSubTickPen(QPen(text));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(palette().color(QPalette::Mid), 0, Qt::DotLine));
+  }
+  // The legend in a row of its own above the chart, two servers a line, so
+  // that it never hides a line.
   m_servers->legend->setFont(font());
   m_servers->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   m_servers->legend->setWrap(2);
   m_servers->legend->setRowSpacing(0);
-  m_servers->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+  m_servers->legend->setBorderPen(Qt::NoPen);
+  m_servers->legend->setBrush(Qt::NoBrush);
+  m_servers->legend->setTextColor(palette().color(QPalette::WindowText));
+  m_servers->plotLayout()->insertRow(0);
+  m_servers->plotLayout()->addElement(0, 0, m_servers->legend);
+  m_servers->plotLayout()->setRowStretchFactor(0, 0.001);
   m_regions = new RegionBar(this);
   m_regions->setSizing(RegionSizing::kKeyRange);
   m_regions->setLoadMeasure(RegionLoadMeasure::kOperations);
@@ -153,7 +170,7 @@ void RunPanel::applyTimeSpan() {
       static_cast<double>(series.columns) * static_cast<double>(series.columnMillis) / 1000.0;
   const double seconds = std::max(m_spanSeconds, std::max(dataSeconds, 1.0));
   m_servers->xAxis->setRange(0, seconds);
-  const double top = std::max(m_serverMaximum.value_or(m_serverPeak), 1.0) * 1.6;
+  const double top = std::max(m_serverMaximum.value_or(m_serverPeak), 1.0) * 1.15;
   m_servers->yAxis->setRange(0, top);
   m_servers->replot(QCustomPlot::rpQueuedReplot);
   if (m_spanSeconds > 0 && m_snapshot.heat && !m_snapshot.heat->grid.buckets.empty()) {

@@ -161,7 +161,7 @@ void WorkloadLab::buildUi() {
   scroll->setWidget(left);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(260);
+  scroll->setMinimumWidth(220);
 
   m_summary = new QLabel(this);
   m_summary->setTextFormat(Qt::RichText);
