@@ -179,29 +179,17 @@ class JobRunner : public QObject {
   std::atomic<int> m_running{0};
 };
 
+// A plain job is a streaming job that never sends a partial value.
 template <typename Work, typename Done>
 quint64 JobRunner::submit(ChannelId channel, QObject* context, Work work, Done onDone,
                           ProgressCallback onProgress) {
-  using Value = std::invoke_result_t<Work&, JobControl&>;
-  static_assert(!std::is_void_v<Value>, "a job returns a value: its result or a Status");
-  PendingJob pending;
-  pending.channel = channel;
-  pending.context = context;
-  // std::function needs a copyable callable: the callback goes in a shared holder.
-  pending.deliver = [done =
-                         std::make_shared<Done>(std::move(onDone))](std::shared_ptr<void> value) {
-    (*done)(std::move(*static_cast<Value*>(value.get())));
-  };
-  pending.progress = std::move(onProgress);
-  std::shared_ptr<JobControl> control = beginJob(channel, std::move(pending));
-  startOnPool([this, control, work = std::make_shared<Work>(std::move(work))] {
-    if (!control->isCancelled()) {
-      std::shared_ptr<void> value = std::make_shared<Value>((*work)(*control));
-      if (!control->isCancelled()) postValue(control->m_generation, std::move(value));
-    }
-    jobFinished();
-  });
-  return control->m_generation;
+  struct NoPartial {};
+  return submitStreaming<NoPartial>(
+      channel, context,
+      [work = std::move(work)](JobControl& control, JobStream<NoPartial>&) mutable {
+        return work(control);
+      },
+      [](NoPartial) {}, std::move(onDone), std::move(onProgress));
 }
 
 // What a streaming job's work sends its partial values through, on its
