@@ -136,7 +136,9 @@ class TestHotspotChart : public QObject {
     f.chart.setScaleMode(HeatScaleMode::kAbsolute);
     f.chart.setHotValue(12);
     QCOMPARE(f.chart.colorMap()->dataRange(), QCPRange(0, 12));
-    QVERIFY(f.chart.colorScale()->axis()->label().contains(QStringLiteral("hot at 12")));
+    const QCPAxis* scaleAxis = f.chart.colorScale()->axis();
+    QVERIFY(scaleAxis != nullptr);
+    QVERIFY(scaleAxis->label().contains(QStringLiteral("hot at 12")));
 
     f.chart.setScaleMode(HeatScaleMode::kLogarithmic);
     QCOMPARE(f.chart.colorMap()->dataScaleType(), QCPAxis::stLogarithmic);

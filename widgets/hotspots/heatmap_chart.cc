@@ -77,6 +77,7 @@ HeatmapChart::HeatmapChart(QWidget* parent) : QWidget(parent) {
   timeTicker->setDateTimeSpec(Qt::UTC);
   timeTicker->setDateTimeFormat(QStringLiteral("HH:mm:ss\nyyyy-MM-dd"));
   m_plot->xAxis->setTicker(timeTicker);
+  m_timeTicker = timeTicker;
   m_keyTicker = QSharedPointer<QCPAxisTickerText>::create();
   m_plot->yAxis->setTicker(m_keyTicker);
   m_plot->yAxis->setRangeReversed(true);  // the first key at the top
@@ -509,6 +510,15 @@ void HeatmapChart::onRectAccepted(const QRect& rect) {
   m_lastZoomWasWheel = false;
   m_plot->axisRect()->zoom(QRectF(rect));
   m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapChart::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // The plot's own area is the widget less the key labels and the legend;
+  // its last layout is close enough. Why 140 px: a "yyyy-MM-dd" label with
+  // room on both sides.
+  const int plotWidth = std::min(width(), m_plot->axisRect()->width() > 0 ? m_plot->axisRect()->width() : width());
+  m_timeTicker->setTickCount(std::max(2, plotWidth / 140));
 }
 
 void HeatmapChart::keyPressEvent(QKeyEvent* event) {

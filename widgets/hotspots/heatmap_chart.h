@@ -41,8 +41,10 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPItemLine;
 class QCPItemRect;
+class QCPAxisTickerDateTime;
 class QCPAxisTickerText;
 class QMouseEvent;
+class QResizeEvent;
 struct QCPRange;
 
 namespace keyscope {
@@ -111,6 +113,8 @@ class HeatmapChart : public QWidget {
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
+  // Fewer time ticks on a narrow chart, so their labels never overlap.
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   struct ViewRange {
@@ -132,6 +136,7 @@ class HeatmapChart : public QWidget {
   void onRectAccepted(const QRect& rect);
 
   QCustomPlot* m_plot = nullptr;
+  QSharedPointer<QCPAxisTickerDateTime> m_timeTicker;
   QCPColorMap* m_map = nullptr;
   QCPColorScale* m_scale = nullptr;
   QCPItemRect* m_pinRect = nullptr;

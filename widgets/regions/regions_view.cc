@@ -103,10 +103,6 @@ void RegionsView::buildUi() {
   display->addWidget(m_colouring);
   display->addWidget(m_grouping);
   display->addStretch(1);
-  display->addWidget(m_live);
-  display->addWidget(m_refresh);
-  display->addWidget(m_saveImage);
-  display->addWidget(m_exportCsv);
 
   m_split = new QPushButton(tr("Split"), this);
   m_split->setToolTip(tr("Split the selected region at the row typed, or at its mid key when none is"));
@@ -200,7 +196,15 @@ void RegionsView::buildUi() {
   layout->addLayout(actions);
   layout->addWidget(m_bar);
   layout->addWidget(splitter, 1);
-  layout->addWidget(m_status);
+  // The status line shares its row with the view's tools, so the control
+  // rows above stay narrow enough for a laptop screen beside the dock.
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(m_status, 1);
+  bottom->addWidget(m_live);
+  bottom->addWidget(m_refresh);
+  bottom->addWidget(m_saveImage);
+  bottom->addWidget(m_exportCsv);
+  layout->addLayout(bottom);
 
   connect(m_window, &QComboBox::currentIndexChanged, this, [this] {
     updateControls();

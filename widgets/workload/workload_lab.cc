@@ -158,6 +158,7 @@ void WorkloadLab::buildUi() {
   leftLayout->addWidget(m_message);
   leftLayout->addStretch(1);
   auto* scroll = new QScrollArea(this);
+  m_options = scroll;
   scroll->setWidget(left);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -181,10 +182,18 @@ void WorkloadLab::buildUi() {
     panels->addWidget(m_panels[i]);
   }
   m_panels[1]->hide();
+  m_optionsToggle = new QPushButton(tr("Options"), this);
+  m_optionsToggle->setCheckable(true);
+  m_optionsToggle->setChecked(true);
+  m_optionsToggle->setToolTip(tr("Show or hide the run's options"));
+  connect(m_optionsToggle, &QPushButton::toggled, this, &WorkloadLab::setOptionsShown);
+  auto* summaryRow = new QHBoxLayout;
+  summaryRow->addWidget(m_summary, 1);
+  summaryRow->addWidget(m_optionsToggle, 0, Qt::AlignTop);
   auto* right = new QWidget(this);
   auto* rightLayout = new QVBoxLayout(right);
   rightLayout->setContentsMargins(0, 0, 0, 0);
-  rightLayout->addWidget(m_summary);
+  rightLayout->addLayout(summaryRow);
   rightLayout->addWidget(panels, 1);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
@@ -369,7 +378,13 @@ bool WorkloadLab::startAb(const QString& a, const QString& b) {
   return true;
 }
 
+void WorkloadLab::setOptionsShown(bool shown) {
+  m_options->setVisible(shown);
+  m_optionsToggle->setChecked(shown);
+}
+
 void WorkloadLab::launch(size_t index, WorkloadOptions options) {
+  setOptionsShown(false);  // the run's charts take the room
   Run& run = m_runs[index];
   run.control = std::make_shared<RunControl>();
   run.control->speed = m_form->speed();

@@ -120,6 +120,7 @@ class WorkloadLab : public QWidget {
   // A new run in slot `index` (its channels kept).
   void resetRun(size_t index, Workspace* ws, std::shared_ptr<Workspace> owned);
   void launch(size_t index, WorkloadOptions options);
+  void setOptionsShown(bool shown);
   void onLiveTick();
   void requestSnapshot(size_t index);
   void onRunDone(size_t index, WorkloadRunOutcome outcome);
@@ -157,6 +158,10 @@ class WorkloadLab : public QWidget {
   QPushButton* m_stop = nullptr;
   QPushButton* m_saveCharts = nullptr;
   QPushButton* m_exportCsv = nullptr;
+  // The run's options, hidden while a run shows (the charts want the room on
+  // a laptop screen beside the workspace dock) and back with "Options".
+  QWidget* m_options = nullptr;
+  QPushButton* m_optionsToggle = nullptr;
   QPushButton* m_openA = nullptr;
   QPushButton* m_openB = nullptr;
   QLabel* m_summary = nullptr;
