@@ -46,6 +46,13 @@ Status buildDemoFile(const QString& path, const QString& building, JobControl& j
 
 }  // namespace
 
+OpenOptions Session::openOptions(bool create) {
+  OpenOptions options;
+  options.createIfMissing = create;
+  options.pageCacheBytes = uint64_t{32} << 20;
+  return options;
+}
+
 Session::Session(QObject* parent) : QObject(parent), m_openChannel(m_jobs.newChannel()) {}
 
 Session::~Session() {
@@ -73,9 +80,7 @@ void Session::open(const QString& path, bool create) {
   m_jobs.submit(
       m_openChannel, this,
       [absolute, create](JobControl&) {
-        OpenOptions options;
-        options.createIfMissing = create;
-        return Workspace::open(absolute.toStdString(), options);
+        return Workspace::open(absolute.toStdString(), openOptions(create));
       },
       [this, absolute](Result<std::unique_ptr<Workspace>> ws) {
         setBusy(false);

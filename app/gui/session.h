@@ -32,6 +32,12 @@ class Session : public QObject {
   ~Session() override;  // close()
 
   JobRunner* jobs() { return &m_jobs; }
+  // How the GUI opens a workspace. Its engine page cache is 32 MiB, half
+  // the engine's default: with SQLite's own caches, the data browser's
+  // loaded rows and Qt, that keeps the window under 300 MB resident however
+  // large the table (bench/gui measures it).
+  static OpenOptions openOptions(bool create);
+
   // The open workspace; nullptr when none. Valid until aboutToClose.
   Workspace* workspace() const { return m_workspace.get(); }
   // The open workspace's absolute path; empty when none.

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "async/allocator_limits.h"
 #include "async/job_runner.h"
 #include "bench_table.h"
 #include "browser/cell_table_model.h"
@@ -47,6 +48,7 @@
 #include "keyscope/csv_table.h"
 #include "keyscope/workspace.h"
 #include "latency_probe.h"
+#include "session.h"
 #include "timed_application.h"
 
 namespace {
@@ -189,7 +191,7 @@ class Bench {
   // its progress; returns the GUI thread's longest stall.
   template <typename Work>
   double stallWhile(const char* name, Work work) {
-    const keyscope::JobRunner::ChannelId channel = m_runner.newChannel();
+    const keyscope::JobRunner::ChannelId channel = m_runner.newChannel(keyscope::JobPriority::kBackground);
     bool done = false;
     QElapsedTimer clock;
     clock.start();
@@ -252,6 +254,7 @@ class Bench {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  keyscope::limitAllocatorArenas();  // as the keyscope GUI does
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   // The offscreen platform says so on every resize; nothing to learn there.
   qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
@@ -278,9 +281,8 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "cannot build %s: %s\n", qPrintable(path), s.toString().c_str());
     return 1;
   }
-  keyscope::OpenOptions options;
-  options.createIfMissing = false;
-  auto ws = keyscope::Workspace::open(path.toStdString(), options);
+  // Opened as the GUI opens it (its page cache size).
+  auto ws = keyscope::Workspace::open(path.toStdString(), keyscope::Session::openOptions(/*create=*/false));
   if (!ws.isOk()) {
     std::fprintf(stderr, "cannot open %s: %s\n", qPrintable(path), ws.status().toString().c_str());
     return 1;

@@ -2,7 +2,8 @@
 // job on a channel makes the older one's value stale (dropped) and cancels
 // it; cancel, a destroyed context and the destructor stop delivery; progress
 // is throttled; waitForDone waits; a streaming job's partials come in
-// order before its value and stop at cancel. GUI thread, with work on the pool.
+// order before its value and stop at cancel; background channels run at a
+// lower priority. GUI thread, with work on the pool.
 #include <QElapsedTimer>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -10,10 +11,16 @@
 #include <QThread>
 
 #include <atomic>
+#include <cerrno>
 #include <memory>
 #include <vector>
 
 #include "async/job_runner.h"
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 using keyscope::JobControl;
 using keyscope::JobProgress;
@@ -389,6 +396,30 @@ class TestJobRunner : public QObject {
     QTest::qWait(50);
     QCOMPARE(received, 0);
   }
+
+#ifdef __linux__
+  // A background channel's work runs on a thread of lower priority (nice
+  // 10) than the GUI's; an interactive channel's at the GUI's own. Both
+  // deliver as usual, and waitForDone waits for both kinds.
+  void backgroundWorkRunsAtLowerPriority() {
+    JobRunner runner;
+    QObject context;
+    auto niceOfThisThread = [](JobControl&) {
+      errno = 0;
+      return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    };
+    int background = -100;
+    int interactive = -100;
+    runner.submit(runner.newChannel(keyscope::JobPriority::kBackground), &context, niceOfThisThread,
+                  [&](int nice) { background = nice; });
+    runner.submit(runner.newChannel(), &context, niceOfThisThread, [&](int nice) { interactive = nice; });
+    QVERIFY(runner.waitForDone(5000));
+    QTRY_VERIFY(background != -100 && interactive != -100);
+    const int gui = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    QCOMPARE(interactive, gui);
+    QCOMPARE(background, std::min(gui + 10, 19));
+  }
+#endif
 };
 
 QTEST_MAIN(TestJobRunner)

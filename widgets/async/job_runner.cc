@@ -2,13 +2,40 @@
 // runner's thread only; workers reach it through queued invocations.
 #include "async/job_runner.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 #include <QRunnable>
 #include <QThread>
 
 #include <algorithm>
 
+#include "async/allocator_limits.h"
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace keyscope {
+namespace {
+
+// Lowers the calling pool thread's priority, once per thread. On Linux that
+// is the thread's nice value (each thread has its own): at 10 it gets about
+// a tenth of a core's time against a thread at 0, the GUI's, and all the
+// time nobody else wants; it never starves (as SCHED_IDLE, Qt's
+// IdlePriority, would on a busy machine). Elsewhere Qt's LowPriority.
+void lowerThisThreadsPriority() {
+  thread_local bool lowered = false;
+  if (lowered) return;
+  lowered = true;
+#ifdef __linux__
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+#else
+  QThread::currentThread()->setPriority(QThread::LowPriority);
+#endif
+}
+
+}  // namespace
 
 void JobControl::reportProgress(const JobProgress& progress) {
   const auto now = std::chrono::steady_clock::now();
@@ -18,16 +45,21 @@ void JobControl::reportProgress(const JobProgress& progress) {
 }
 
 JobRunner::JobRunner(int maxThreads, QObject* parent) : QObject(parent) {
-  m_pool.setMaxThreadCount(maxThreads > 0 ? maxThreads : std::max(2, QThread::idealThreadCount()));
+  const int threads = maxThreads > 0 ? maxThreads : std::max(2, QThread::idealThreadCount());
+  m_pool.setMaxThreadCount(threads);
+  m_backgroundPool.setMaxThreadCount(threads);
 }
 
 JobRunner::~JobRunner() {
   cancelAll();
   m_pool.waitForDone();
+  m_backgroundPool.waitForDone();
 }
 
-JobRunner::ChannelId JobRunner::newChannel() {
-  return m_nextChannel++;
+JobRunner::ChannelId JobRunner::newChannel(JobPriority priority) {
+  const ChannelId channel = m_nextChannel++;
+  if (priority == JobPriority::kBackground) m_backgroundChannels.insert(channel);
+  return channel;
 }
 
 std::shared_ptr<JobControl> JobRunner::beginJob(ChannelId channel, PendingJob pending) {
@@ -63,7 +95,11 @@ void JobRunner::dropPending(quint64 generation) {
 }
 
 bool JobRunner::waitForDone(int msecs) {
-  return m_pool.waitForDone(msecs);
+  if (msecs < 0) return m_pool.waitForDone() && m_backgroundPool.waitForDone();
+  QElapsedTimer clock;
+  clock.start();
+  if (!m_pool.waitForDone(msecs)) return false;
+  return m_backgroundPool.waitForDone(std::max<int>(0, msecs - static_cast<int>(clock.elapsed())));
 }
 
 bool JobRunner::isCurrent(ChannelId channel, quint64 generation) const {
@@ -72,9 +108,19 @@ bool JobRunner::isCurrent(ChannelId channel, quint64 generation) const {
          m_pending.count(generation) > 0;
 }
 
-void JobRunner::startOnPool(std::function<void()> task) {
+void JobRunner::startOnPool(ChannelId channel, std::function<void()> task) {
   if (m_running.fetch_add(1) == 0) emit busyChanged(true);
-  m_pool.start(std::move(task));
+  if (m_backgroundChannels.count(channel) == 0) {
+    m_pool.start(std::move(task));
+    return;
+  }
+  m_backgroundPool.start([task = std::move(task)] {
+    lowerThisThreadsPriority();
+    task();
+    // A long job leaves its buffers freed but resident; give them back so
+    // that browsing after an export stays within the GUI's memory bound.
+    releaseFreedMemory();
+  });
 }
 
 void JobRunner::jobFinished() {

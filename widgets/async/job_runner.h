@@ -41,6 +41,7 @@
 #include <memory>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "keyscope/cancel_token.h"
@@ -87,6 +88,13 @@ class JobControl {
   std::chrono::steady_clock::time_point m_lastReport{};
 };
 
+// How a channel's jobs compete with the GUI thread for a CPU. Background
+// jobs (an export, a streaming scan, a workload run: seconds to minutes of
+// work) run on threads of lower priority, so that on a machine with fewer
+// idle cores than busy threads the window is still served first; the
+// others (a page, a refresh: short, and waited for) run at normal priority.
+enum class JobPriority : uint8_t { kInteractive, kBackground };
+
 class JobRunner : public QObject {
   Q_OBJECT
 
@@ -100,7 +108,7 @@ class JobRunner : public QObject {
   ~JobRunner() override;  // cancelAll(), then waits for every job
 
   // A new channel, distinct from every other of this runner.
-  ChannelId newChannel();
+  ChannelId newChannel(JobPriority priority = JobPriority::kInteractive);
 
   // Runs `work(JobControl&)` on the pool. Its return value (any movable
   // type) is handed to `onDone` on this thread, unless by then the job was
@@ -164,16 +172,18 @@ class JobRunner : public QObject {
   // cancelled) and returns its control block.
   std::shared_ptr<JobControl> beginJob(ChannelId channel, PendingJob pending);
   void dropPending(quint64 generation);  // cancels it and forgets its callbacks
-  void startOnPool(std::function<void()> task);
+  void startOnPool(ChannelId channel, std::function<void()> task);
   // Worker threads: post a job's value or progress to this runner's thread.
   void postValue(quint64 generation, std::shared_ptr<void> value);
   void postProgress(quint64 generation, const JobProgress& progress);
   void postPartial(quint64 generation, std::shared_ptr<void> partial);
   void jobFinished();
 
-  QThreadPool m_pool;
+  QThreadPool m_pool;            // interactive channels
+  QThreadPool m_backgroundPool;  // background channels: threads of lower priority
   std::unordered_map<quint64, PendingJob> m_pending;  // generation -> job; this thread only
   std::unordered_map<ChannelId, quint64> m_newest;    // channel -> its newest generation
+  std::unordered_set<ChannelId> m_backgroundChannels;
   ChannelId m_nextChannel = 1;
   quint64 m_nextGeneration = 1;
   std::atomic<int> m_running{0};
@@ -228,7 +238,7 @@ quint64 JobRunner::submitStreaming(ChannelId channel, QObject* context, Work wor
   };
   pending.progress = std::move(onProgress);
   std::shared_ptr<JobControl> control = beginJob(channel, std::move(pending));
-  startOnPool([this, control, work = std::make_shared<Work>(std::move(work))] {
+  startOnPool(channel, [this, control, work = std::make_shared<Work>(std::move(work))] {
     if (!control->isCancelled()) {
       JobStream<Partial> stream(*control);
       std::shared_ptr<void> value = std::make_shared<Value>((*work)(*control, stream));

@@ -40,7 +40,7 @@ struct TableList {
 QueryConsole::QueryConsole(JobRunner* runner, QSettings* settings, QWidget* parent)
     : QWidget(parent),
       m_runner(runner),
-      m_queryChannel(runner->newChannel()),
+      m_queryChannel(runner->newChannel(JobPriority::kBackground)),
       m_tablesChannel(runner->newChannel()) {
   m_form = new QueryForm(this);
   m_line = new ShellLineEdit(settings, this);

@@ -103,7 +103,7 @@ ExportDialog::ExportDialog(JobRunner* runner, const Workspace* ws, ExportSource 
       m_settings(settings != nullptr ? settings : new QSettings(this)),
       m_tableChannel(runner->newChannel()),
       m_previewChannel(runner->newChannel()),
-      m_exportChannel(runner->newChannel()) {
+      m_exportChannel(runner->newChannel(JobPriority::kBackground)) {
   setWindowTitle(tr("Export %1 as CSV").arg(m_source.table));
   setObjectName(QStringLiteral("exportDialog"));
   buildUi();

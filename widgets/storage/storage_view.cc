@@ -45,7 +45,7 @@ QLabel* wrappingLabel(QWidget* parent, const QString& name) {
 }  // namespace
 
 StorageView::StorageView(JobRunner* runner, QWidget* parent)
-    : QWidget(parent), m_runner(runner), m_channel(runner->newChannel()) {
+    : QWidget(parent), m_runner(runner), m_channel(runner->newChannel(JobPriority::kBackground)) {
   buildUi();
   clearTable();
 }

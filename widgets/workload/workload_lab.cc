@@ -59,7 +59,7 @@ const char* const kLabels[2] = {"A", "B"};
 WorkloadLab::WorkloadLab(JobRunner* runner, QWidget* parent)
     : QWidget(parent), m_runner(runner), m_setupChannel(runner->newChannel()) {
   for (Run& run : m_runs) {
-    run.runChannel = runner->newChannel();
+    run.runChannel = runner->newChannel(JobPriority::kBackground);
     run.snapshotChannel = runner->newChannel();
   }
   buildUi();
