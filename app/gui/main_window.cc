@@ -30,6 +30,7 @@
 #include "browser/row_key_input.h"
 #include "export/export_dialog.h"
 #include "console/query_console.h"
+#include "console/shell_line_edit.h"
 #include "hotspots/hotspots_view.h"
 #include "storage/storage_view.h"
 #include "workload/workload_lab.h"
@@ -544,8 +545,11 @@ void MainWindow::showDrillThrough(const QString& table, const ScanOptions& scan,
   m_browser->applyFilter(QString(), formatRowKeyInput(scan.startRow, kind).value_or(QString()),
                          formatRowKeyInput(scan.stopRow, kind).value_or(QString()));
   showTab(QStringLiteral("data"));
-  // The browser shows these rows' latest values; the time range is in the scan.
-  statusBar()->showMessage(tr("Rows of the heatmap's selection: %1").arg(shellLine));
+  // The browser shows these rows' latest values; the scan with its time
+  // range waits in the Query tab, in its form and line, to be run there.
+  m_console->line()->setText(shellLine);
+  m_console->lineToForm();
+  statusBar()->showMessage(tr("Rows of the heatmap's selection; the scan is ready in the Query tab: %1").arg(shellLine));
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
