@@ -344,6 +344,13 @@ const char* componentTypeName(ComponentType type) {
   return "?";
 }
 
+std::optional<KeySchema> KeySchema::parseStored(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  Result<KeySchema> schema = parse(text);
+  if (!schema) return std::nullopt;
+  return std::move(schema).value();
+}
+
 Result<KeySchema> KeySchema::parse(std::string_view text) {
   KeySchema schema;
   Parser parser(text);

@@ -230,5 +230,14 @@ TEST(KeySchema, BadNamesAndEmptyTextAreErrors) {
   EXPECT_TRUE(rejectedAtColumn("a:i64 | b:i64 asc x", 19));
 }
 
+TEST(KeySchema, AStoredSchemaIsReadOrIsNone) {
+  const std::optional<KeySchema> stored = KeySchema::parseStored("metric:utf8 | ts:i64");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->size(), 2u);
+  EXPECT_EQ((*stored)[1].name, "ts");
+  EXPECT_FALSE(KeySchema::parseStored("").has_value());
+  EXPECT_FALSE(KeySchema::parseStored("metric:int64").has_value());  // damaged: shown as raw keys
+}
+
 }  // namespace
 }  // namespace keyscope

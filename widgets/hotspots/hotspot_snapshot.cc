@@ -31,10 +31,7 @@ HotspotSnapshot computeHotspotSnapshot(const Workspace& ws, const QString& table
 
   Result<TableOptions> options = ws.describeTable(name);
   if (!options) return fail(options.status());
-  if (!options.value().keySchema.empty()) {
-    Result<KeySchema> schema = KeySchema::parse(options.value().keySchema);
-    if (schema) out.schema = schema.value();
-  }
+  out.schema = KeySchema::parseStored(options.value().keySchema);
   Result<std::vector<RegionHistoryEntry>> history = ws.regionHistory(name);
   if (!history) return fail(history.status());
   if (cancel != nullptr && cancel->cancelled()) return out;

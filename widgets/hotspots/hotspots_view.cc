@@ -234,11 +234,7 @@ void HotspotsView::showTable(const TableOptions& table) {
   m_runner->cancel(m_channel);
   setLoading(false);
   m_table = QString::fromStdString(table.name);
-  m_schema.reset();
-  if (!table.keySchema.empty()) {
-    Result<KeySchema> schema = KeySchema::parse(table.keySchema);
-    if (schema) m_schema = schema.value();
-  }
+  m_schema = KeySchema::parseStored(table.keySchema);
   {
     const QSignalBlocker blockComponent(m_component);
     const QSignalBlocker blockFold(m_fold);

@@ -18,10 +18,7 @@ RegionSnapshot computeRegionSnapshot(const Workspace& ws, const QString& table, 
   };
   Result<TableOptions> options = ws.describeTable(name);
   if (!options) return fail(options.status());
-  if (!options.value().keySchema.empty()) {
-    Result<KeySchema> schema = KeySchema::parse(options.value().keySchema);
-    if (schema) out.schema = schema.value();
-  }
+  out.schema = KeySchema::parseStored(options.value().keySchema);
   out.nowMillis = ws.now();
   if (choice.kind == RegionWindowChoice::Kind::kLastSeconds)
     out.window = TimeWindow{out.nowMillis - std::max<int64_t>(1, choice.seconds) * 1000, out.nowMillis + 1};

@@ -83,10 +83,7 @@ WorkloadSnapshot computeWorkloadSnapshot(const Workspace& ws, const QString& tab
     out.error = QString::fromStdString(options.status().message());
     return out;
   }
-  if (!options.value().keySchema.empty()) {
-    Result<KeySchema> schema = KeySchema::parse(options.value().keySchema);
-    if (schema) out.schema = schema.value();
-  }
+  out.schema = KeySchema::parseStored(options.value().keySchema);
 
   HeatGridRequest request;
   request.axis = KeyAxis::kEqualKeyCounts;

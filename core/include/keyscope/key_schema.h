@@ -84,6 +84,10 @@ class KeySchema {
   // Parses the one-line syntax above. Errors name the column (1-based) and
   // the reason: "column 12: unknown type 'int64' (did you mean i64?)".
   static Result<KeySchema> parse(std::string_view text);
+  // The schema a table stores (TableOptions::keySchema): nullopt when the
+  // text is empty, or does not parse (it was checked when it was set, so
+  // only a damaged or foreign workspace holds one; views then show raw keys).
+  static std::optional<KeySchema> parseStored(std::string_view text);
 
   const std::vector<KeyComponent>& components() const { return m_components; }
   size_t size() const { return m_components.size(); }
