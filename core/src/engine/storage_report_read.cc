@@ -4,13 +4,11 @@
 //
 // Threads: any; reads a snapshot of the table's store versions and takes no
 // workspace lock (a file retired meanwhile stays readable while held).
-#include <xxhash.h>
-#include <zstd.h>
-
 #include <algorithm>
 #include <cmath>
 
 #include "engine/storage_tally.h"
+#include "engine/store_file.h"
 #include "engine/store_file_format.h"
 #include "engine/workspace_impl.h"
 #include "keyscope/cancel_token.h"
@@ -20,30 +18,6 @@ namespace keyscope::engine {
 namespace fmt = format;
 
 namespace {
-
-// Checks and decompresses one stored block (store_file_format.h "Blocks").
-Status decodeBlock(BytesView stored, uint32_t expectedRaw, std::string* raw) {
-  if (stored.size() < fmt::kBlockHeaderSize) return Status::corruption("a block shorter than its header");
-  if (fmt::loadBigEndian64(stored.data()) !=
-      XXH3_64bits(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize))
-    return Status::corruption("block checksum mismatch");
-  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
-  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
-  if (rawSize != expectedRaw || rawSize > fmt::kMaxBlockRawSize)
-    return Status::corruption("a block's raw size is not the one in the index");
-  const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
-  if (compression == static_cast<uint8_t>(fmt::BlockCompression::kNone)) {
-    if (payload.size() != rawSize) return Status::corruption("an uncompressed block of the wrong size");
-    raw->assign(payload);
-    return Status::ok();
-  }
-  if (compression != static_cast<uint8_t>(fmt::BlockCompression::kZstd))
-    return Status::corruption("unknown block compression " + std::to_string(compression));
-  raw->resize(rawSize);
-  const size_t n = ZSTD_decompress(raw->data(), rawSize, payload.data(), payload.size());
-  if (ZSTD_isError(n) || n != rawSize) return Status::corruption("a zstd block does not decompress to its raw size");
-  return Status::ok();
-}
 
 uint64_t scaled(uint64_t v, double factor) { return static_cast<uint64_t>(std::llround(static_cast<double>(v) * factor)); }
 
@@ -165,8 +139,8 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
           if (Status s = pages.readRange(file->reader->id(), block.pageNo, block.offset, block.storedSize, &stored); !s)
             return s.code() == Status::Code::kCorruption ? Status::corruption(where + ": " + s.message())
                                                          : Status::ioError(where + ": " + s.message());
-          if (Status s = decodeBlock(stored, block.rawSize, &raw); !s)
-            return Status::corruption(where + ", block " + std::to_string(b) + ": " + s.message());
+          if (std::string error; !decodeStoredBlock(stored, block.rawSize, &raw, &error))
+            return Status::corruption(where + ", block " + std::to_string(b) + ": " + error);
           const uint64_t cellsBefore = part.cells;
           if (Status s = tally.addBlock(raw, meta.format, &part); !s)
             return Status::corruption(where + ", block " + std::to_string(b) + ": " + s.message());

@@ -70,56 +70,6 @@ ZSTD_DCtx* threadDCtx() {
   return ctx.get();
 }
 
-// Checks and decompresses one stored block into *raw. False with *error set
-// when the block is damaged.
-bool decodeBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                 ReadReport* report) {
-  if (stored.size() < fmt::kBlockHeaderSize) {
-    *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
-    return false;
-  }
-  const uint64_t want = fmt::loadBigEndian64(stored.data());
-  const uint64_t got = checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize);
-  if (want != got) {
-    *error = "block checksum mismatch";
-    return false;
-  }
-  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
-  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
-  if (rawSize != expectedRaw) {
-    *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
-             std::to_string(expectedRaw);
-    return false;
-  }
-  const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
-  switch (static_cast<fmt::BlockCompression>(compression)) {
-    case fmt::BlockCompression::kNone:
-      if (payload.size() != rawSize) {
-        *error = "uncompressed block holds " + std::to_string(payload.size()) + " bytes, not " +
-                 std::to_string(rawSize);
-        return false;
-      }
-      raw->assign(payload);
-      return true;
-    case fmt::BlockCompression::kZstd: {
-      raw->resize(rawSize);
-      const size_t n = ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
-      if (ZSTD_isError(n)) {
-        *error = std::string("zstd: ") + ZSTD_getErrorName(n);
-        return false;
-      }
-      if (n != rawSize) {
-        *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
-        return false;
-      }
-      if (report != nullptr) report->bytesDecompressed += rawSize;
-      return true;
-    }
-  }
-  *error = "unknown block compression " + std::to_string(compression);
-  return false;
-}
-
 // Walks the entries of one decoded block. The key is rebuilt in one reused
 // buffer; the value points into the block.
 class BlockCursor {
@@ -280,6 +230,54 @@ void appendIndex(std::string* out, const std::vector<BlockHandle>& blocks) {
 }
 
 }  // namespace
+
+bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
+                 ReadReport* report) {
+  if (stored.size() < fmt::kBlockHeaderSize) {
+    *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
+    return false;
+  }
+  const uint64_t want = fmt::loadBigEndian64(stored.data());
+  const uint64_t got = checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize);
+  if (want != got) {
+    *error = "block checksum mismatch";
+    return false;
+  }
+  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
+  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
+  if (rawSize != expectedRaw) {
+    *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
+             std::to_string(expectedRaw);
+    return false;
+  }
+  const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
+  switch (static_cast<fmt::BlockCompression>(compression)) {
+    case fmt::BlockCompression::kNone:
+      if (payload.size() != rawSize) {
+        *error = "uncompressed block holds " + std::to_string(payload.size()) + " bytes, not " +
+                 std::to_string(rawSize);
+        return false;
+      }
+      raw->assign(payload);
+      return true;
+    case fmt::BlockCompression::kZstd: {
+      raw->resize(rawSize);
+      const size_t n = ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
+      if (ZSTD_isError(n)) {
+        *error = std::string("zstd: ") + ZSTD_getErrorName(n);
+        return false;
+      }
+      if (n != rawSize) {
+        *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
+        return false;
+      }
+      if (report != nullptr) report->bytesDecompressed += rawSize;
+      return true;
+    }
+  }
+  *error = "unknown block compression " + std::to_string(compression);
+  return false;
+}
 
 // ---------------------------------------------------------------------------
 // StoreFileMeta
@@ -709,7 +707,7 @@ struct StoreFileState {
     if (scratch->size() != h.storedSize) {
       return Status::corruption(where(blockNo) + ": short read of " + std::to_string(scratch->size()) + " bytes");
     }
-    if (!decodeBlock(*scratch, h.rawSize, block.get(), &error, report)) {
+    if (!decodeStoredBlock(*scratch, h.rawSize, block.get(), &error, report)) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, cacheNo, block);

@@ -111,6 +111,13 @@ struct ReadContext {
   bool fillCache = true;          // false: pages read are not added to the cache
 };
 
+// Checks one stored block against its checksum and the raw size its index
+// gives, and decompresses it into *raw. False with *error saying what is
+// wrong when the block is damaged; counts the decompressed bytes in
+// *report when given. Any thread.
+bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
+                       ReadReport* report = nullptr);
+
 class StoreFileReader {
  public:
   StoreFileReader(int64_t fileId, StoreFileMeta meta, StoreFileLabel label, PageCache* cache);
