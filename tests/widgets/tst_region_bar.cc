@@ -63,7 +63,10 @@ struct RegionShape {
 };
 std::vector<RegionShape> shapes(const Workspace& ws) {
   std::vector<RegionShape> out;
-  for (const RegionInfo& r : ws.regions("t").value()) out.push_back({r.id, r.startRow, r.endRow, r.server});
+  // The Result is kept: a range-for over regions("t").value() would bind to
+  // a member of a temporary that is gone when the loop starts.
+  const Result<std::vector<RegionInfo>> regions = ws.regions("t");
+  for (const RegionInfo& r : regions.value()) out.push_back({r.id, r.startRow, r.endRow, r.server});
   return out;
 }
 
