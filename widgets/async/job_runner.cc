@@ -20,8 +20,8 @@ namespace keyscope {
 namespace {
 
 // Lowers the calling pool thread's priority, once per thread. On Linux that
-// is the thread's nice value (each thread has its own): at 10 it gets about
-// a tenth of a core's time against a thread at 0, the GUI's, and all the
+// is the thread's nice value (each thread has its own): 10 above the GUI's,
+// it gets about a tenth of a core's time against the GUI thread, and all the
 // time nobody else wants; it never starves (as SCHED_IDLE, Qt's
 // IdlePriority, would on a busy machine). Elsewhere Qt's LowPriority.
 void lowerThisThreadsPriority() {
@@ -29,7 +29,10 @@ void lowerThisThreadsPriority() {
   if (lowered) return;
   lowered = true;
 #ifdef __linux__
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  // Relative to the thread's own: a GUI started with nice keeps the gap.
+  const auto thread = static_cast<id_t>(gettid());
+  const int current = getpriority(PRIO_PROCESS, thread);
+  setpriority(PRIO_PROCESS, thread, std::min(current + 10, 19));
 #else
   QThread::currentThread()->setPriority(QThread::LowPriority);
 #endif
