@@ -272,6 +272,13 @@ class TestHotspotChart : public QObject {
     view.resize(1200, 800);
     view.setWorkspace(ws.get());
     view.showTable(ws->describeTable("salted").value());
+    // Hidden, the view computes nothing (a click in the tree costs no query
+    // for a tab nobody looks at); shown, it computes the table's grid.
+    QVERIFY(!view.isLoading());
+    QTest::qWait(50);
+    QVERIFY(view.chart()->snapshot() == nullptr);
+    view.show();
+    QVERIFY(view.isLoading());
     QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading() && view.chart()->snapshot() != nullptr, 30000);
     QVERIFY2(view.chart()->snapshot()->diagnostics.empty(), qPrintable(view.diagnosticsText()));
     QVERIFY(view.chart()->boundaryLineCount() >= 7);  // the pre-split boundaries, from the start
@@ -295,6 +302,7 @@ class TestHotspotChart : public QObject {
     JobRunner runner;
     HotspotsView view(&runner);
     view.setWorkspace(ws.get());
+    view.show();
     TableOptions missing;
     missing.name = "nope";
     view.showTable(missing);

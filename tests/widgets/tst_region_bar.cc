@@ -267,6 +267,7 @@ class TestRegionBar : public QObject {
 
     JobRunner runner;
     RegionsView view(&runner);
+    view.show();  // a hidden view reads its table only when shown
     view.resize(1200, 800);
     view.setWorkspace(viewWs.get());
     view.showTable(viewWs->describeTable("t").value());

@@ -249,11 +249,18 @@ void HotspotsView::showTable(const TableOptions& table) {
   m_chart->clear();
   onUnpinned();
   updateControls();
-  refresh();
+  m_stale = true;
+  if (isVisible()) refresh();
+}
+
+void HotspotsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (m_stale) refresh();
 }
 
 void HotspotsView::clearTable() {
   m_runner->cancel(m_channel);
+  m_stale = false;
   setLoading(false);
   m_table.clear();
   m_schema.reset();
@@ -278,6 +285,7 @@ HeatGridRequest HotspotsView::request() const {
 
 void HotspotsView::refresh() {
   if (!m_ws || m_table.isEmpty()) return;
+  m_stale = false;
   if (m_loading) {
     m_refreshAgain = true;  // after the grid under way: a grid is never cut short by a tick
     return;

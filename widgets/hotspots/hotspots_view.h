@@ -38,6 +38,8 @@ class QSlider;
 class QTimer;
 class QToolButton;
 
+class QShowEvent;
+
 namespace keyscope {
 
 class HotspotsView : public QWidget {
@@ -90,6 +92,9 @@ class HotspotsView : public QWidget {
   void drillThroughRequested(const QString& table, const keyscope::ScanOptions& scan, const QString& shellLine);
   void loadingChanged(bool loading);
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
   void buildUi();
   void onSnapshot(HotspotSnapshot snapshot);
@@ -110,7 +115,10 @@ class HotspotsView : public QWidget {
   QString m_table;
   std::optional<KeySchema> m_schema;
   bool m_loading = false;
-  bool m_refreshAgain = false;  // a choice changed while a grid was being computed
+  bool m_refreshAgain = false;
+  // A table was shown while the tab was hidden: computed when it is shown
+  // (a click in the tree should not cost a query per tab nobody looks at).
+  bool m_stale = false;  // a choice changed while a grid was being computed
 
   QComboBox* m_metric = nullptr;
   QComboBox* m_axis = nullptr;

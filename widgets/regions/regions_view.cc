@@ -271,11 +271,18 @@ void RegionsView::showTable(const TableOptions& table) {
   m_lineage->clear();
   m_details->clear();
   updateControls();
-  refresh();
+  m_stale = true;
+  if (isVisible()) refresh();
+}
+
+void RegionsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (m_stale) refresh();
 }
 
 void RegionsView::clearTable() {
   m_runner->cancel(m_loadChannel);
+  m_stale = false;
   setLoading(false);
   m_table.clear();
   m_selected.reset();
@@ -314,6 +321,7 @@ void RegionsView::setWindow(RegionWindowChoice choice) {
 
 void RegionsView::refresh() {
   if (!m_ws || m_table.isEmpty()) return;
+  m_stale = false;
   if (m_loading) {
     m_refreshAgain = true;
     return;

@@ -42,6 +42,8 @@ class QTableView;
 class QTimer;
 class QTreeWidget;
 
+class QShowEvent;
+
 namespace keyscope {
 
 class RegionTableModel;
@@ -108,6 +110,9 @@ class RegionsView : public QWidget {
   // An action ended: `ok` false when it failed (the message is the status).
   void actionFinished(bool ok, const QString& message);
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
   void buildUi();
   void onSnapshot(RegionSnapshot snapshot);
@@ -139,6 +144,9 @@ class RegionsView : public QWidget {
   bool m_loading = false;
   bool m_acting = false;
   bool m_refreshAgain = false;
+  // A table was shown while the tab was hidden: computed when it is shown
+  // (a click in the tree should not cost a query per tab nobody looks at).
+  bool m_stale = false;
   bool m_syncing = false;  // selection being copied between bar and table
   bool m_selectBusiest = false;  // the next snapshot is a newly shown table's first
 
