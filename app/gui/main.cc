@@ -25,7 +25,6 @@
 
 #include <cstdio>
 
-#include "async/allocator_limits.h"
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
 #include "browser/row_key_input.h"
@@ -136,7 +135,6 @@ void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QS
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  keyscope::limitAllocatorArenas();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Keyscope"));
   QApplication::setApplicationName(QStringLiteral("Keyscope"));

@@ -39,7 +39,6 @@
 #include <string>
 #include <vector>
 
-#include "async/allocator_limits.h"
 #include "async/job_runner.h"
 #include "bench_table.h"
 #include "browser/cell_table_model.h"
@@ -254,7 +253,6 @@ class Bench {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  keyscope::limitAllocatorArenas();  // as the keyscope GUI does
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   // The offscreen platform says so on every resize; nothing to learn there.
   qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {

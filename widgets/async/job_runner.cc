@@ -9,8 +9,6 @@
 
 #include <algorithm>
 
-#include "async/allocator_limits.h"
-
 #ifdef __linux__
 #include <sys/resource.h>
 #include <unistd.h>
@@ -120,9 +118,6 @@ void JobRunner::startOnPool(ChannelId channel, std::function<void()> task) {
   m_backgroundPool.start([task = std::move(task)] {
     lowerThisThreadsPriority();
     task();
-    // A long job leaves its buffers freed but resident; give them back so
-    // that browsing after an export stays within the GUI's memory bound.
-    releaseFreedMemory();
   });
 }
 
