@@ -10,6 +10,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "engine/lock_holder.h"
 #include "engine/sqlite_pages.h"
 #include "stats/stats_schema.h"
 
@@ -179,8 +180,7 @@ Status Catalog::lockExclusively() {
   m_lockFd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (m_lockFd < 0) return Status::ioError("opening " + m_path + " to lock it: " + std::strerror(errno));
   if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK)
-      return Status::busy(m_path + " is open in another Keyscope process; close it there first");
+    if (errno == EWOULDBLOCK) return workspaceInUse(m_path, m_lockFd);
     return Status::ioError("locking " + m_path + ": " + std::strerror(errno));
   }
   return Status::ok();
