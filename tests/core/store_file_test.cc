@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "engine/internal_key.h"
@@ -210,7 +211,8 @@ class StoreFileFixture {
 struct Layout {
   Compression compression;
   uint32_t pageSize;
-  uint8_t format = format::kMetaFormatNewest;  // 1: files written before restart arrays
+  // 1: files written before restart arrays; 2: before checksums seeded with the block's place
+  uint8_t format = format::kMetaFormatNewest;
 };
 
 class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithParam<Layout> {
@@ -488,14 +490,16 @@ TEST_P(StoreFileLayouts, BloomFiltersHaveNoFalseNegatives) {
 
 std::string layoutName(const ::testing::TestParamInfo<Layout>& info) {
   return std::string(info.param.compression == Compression::kZstd ? "Zstd" : "Raw") + "Page" +
-         std::to_string(info.param.pageSize) + (info.param.format == 1 ? "Format1" : "");
+         std::to_string(info.param.pageSize) +
+         (info.param.format == format::kMetaFormatNewest ? "" : "Format" + std::to_string(info.param.format));
 }
 
 INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
                          ::testing::Values(Layout{Compression::kNone, 1024}, Layout{Compression::kNone, 4096},
                                            Layout{Compression::kNone, 65536}, Layout{Compression::kZstd, 1024},
                                            Layout{Compression::kZstd, 4096}, Layout{Compression::kZstd, 65536},
-                                           Layout{Compression::kNone, 1024, 1}, Layout{Compression::kZstd, 65536, 1}),
+                                           Layout{Compression::kNone, 1024, 1}, Layout{Compression::kZstd, 65536, 1},
+                                           Layout{Compression::kNone, 1024, 2}, Layout{Compression::kZstd, 65536, 2}),
                          layoutName);
 
 // --- the shared cache, the writer's contract -------------------------------
@@ -635,7 +639,7 @@ TEST_P(StoreFileCorruption, EveryFlippedByteInAPageIsCorruptionNamingThePage) {
   ASSERT_GT(reader->meta().pageCount, 3u);
   const int64_t id = reader->id();
   const std::string original = m_ws.page(id, 2);
-  const std::string where = "table t, region 3, family d, store file " + std::to_string(id) + ", page 2, block 0: ";
+  const std::string where = "table 't', region 3, family 'd', store file " + std::to_string(id) + ", page 2, block 0: ";
   for (size_t at = 0; at < original.size(); ++at) {
     std::string damaged = original;
     damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
@@ -649,6 +653,48 @@ TEST_P(StoreFileCorruption, EveryFlippedByteInAPageIsCorruptionNamingThePage) {
   m_ws.setPage(id, 2, original);
   EXPECT_TRUE(scanExpectingPrefix(*reader, entries).isOk());
   EXPECT_TRUE(reader->verify(&m_source).isOk());
+}
+
+// A page row that comes back for the wrong page id (a damaged B-tree key in
+// SQLite) holds a block that is valid in itself. Two files of the same cells
+// in one-block pages of equal size make that as likely as it gets: each
+// block must still fail its checksum in any other place, in its own file
+// or the other one.
+TEST_P(StoreFileCorruption, ABlockInTheWrongPlaceFailsItsChecksum) {
+  std::vector<Entry> entries;
+  for (int i = 0; i < 400; ++i) entries.push_back(cell("row" + std::to_string(1000 + i), "q", 7, std::string(40, 'v')));
+  entries = sorted(std::move(entries));
+  StoreFileOptions options;
+  options.compression = GetParam();
+  options.pageSize = 1024;  // one block per page
+  const auto first = write(entries, options);
+  const auto second = write(entries, options);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  ASSERT_GT(first->meta().pageCount, 3u);
+  if (GetParam() == Compression::kNone) {
+    ASSERT_EQ(first->meta().blocks[1].storedSize, first->meta().blocks[2].storedSize) << "blocks of equal size";
+  }
+  const std::string page1 = m_ws.page(first->id(), 1);
+  const std::string page2 = m_ws.page(first->id(), 2);
+  ASSERT_EQ(page1.substr(format::kChecksumSize), m_ws.page(second->id(), 1).substr(format::kChecksumSize))
+      << "the same block in both files: without its place in the checksum it would pass in either";
+  for (const auto& [reader, pageNo, data] :
+       {std::tuple{first.get(), 2u, page1}, std::tuple{second.get(), 1u, page2}}) {
+    m_ws.setPage(reader->id(), pageNo, data);
+    const Status s = scanExpectingPrefix(*reader, entries);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.toString();
+    // Uncompressed, the blocks are of equal size: only the checksum tells.
+    const std::string why = GetParam() == Compression::kNone ? "block checksum mismatch" : "";
+    EXPECT_NE(s.message().find("page " + std::to_string(pageNo) + ", block 0: " + why), std::string::npos)
+        << s.message();
+  }
+  // The first file's page 1 in the second file's page 1, same place but
+  // another file, fails too; the first file reads again once repaired.
+  m_ws.setPage(first->id(), 2, page2);
+  m_ws.setPage(second->id(), 1, page1);
+  EXPECT_TRUE(scanExpectingPrefix(*first, entries).isOk());
+  EXPECT_EQ(scanExpectingPrefix(*second, entries).code(), Status::Code::kCorruption);
 }
 
 TEST_P(StoreFileCorruption, TruncatedPageIsCorruption) {
@@ -718,7 +764,8 @@ TEST_F(StoreFileTest, GarbledEntriesWithAValidChecksumStopCleanly) {
       const size_t at = format::kBlockHeaderSize + rng() % (damaged.size() - format::kBlockHeaderSize);
       damaged[at] = static_cast<char>(rng() % 2 ? 0xff : rng());
     }
-    format::storeBigEndian64(damaged.data(), XXH3_64bits(damaged.data() + 8, damaged.size() - 8));
+    format::storeBigEndian64(damaged.data(), XXH3_64bits_withSeed(damaged.data() + 8, damaged.size() - 8,
+                                                                  blockChecksumSeed(reader->meta().format, id, 1)));
     m_ws.setPage(id, 1, damaged);
     auto it = reader->newIterator(context(nullptr, false));
     size_t steps = 0;

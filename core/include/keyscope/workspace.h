@@ -134,6 +134,7 @@ struct RegionInfo {
   uint64_t storedBytes = 0;       // pages as stored (compressed)
   uint64_t rawBytes = 0;          // pages before compression
   uint64_t cells = 0;             // cells in store files
+  uint32_t damagedStoreFiles = 0;  // of storeFiles: metadata unreadable, reads fail (keyscope-cli check)
 };
 
 // How a region came to be.
@@ -171,6 +172,10 @@ struct StoreFileInfo {
   int64_t maxTimestamp = 0;
   Bytes firstRow;
   Bytes lastRow;
+  // Empty for a readable file. Otherwise why its metadata does not verify;
+  // the figures above are then unknown (0), and reads of its region and
+  // family fail with that Corruption until keyscope-cli check --repair.
+  std::string damage;
 };
 
 // --- The workspace ----------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "engine/catalog_checksum.h"
 #include "engine/lock_holder.h"
 #include "engine/sqlite_pages.h"
 #include "stats/stats_schema.h"
@@ -20,26 +21,31 @@ namespace {
 
 using nlohmann::json;
 
+// The checksum columns of format 4 (catalog_checksum.h) are here for new
+// workspaces; upgradeToChecksums adds them to older ones.
 constexpr const char* kSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS tables(
-  table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, options TEXT NOT NULL);
+  table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, options TEXT NOT NULL,
+  checksum INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS regions(
   region_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, start_row BLOB NOT NULL,
   end_row BLOB NOT NULL, flushed_seq INTEGER NOT NULL, created INTEGER NOT NULL,
-  server INTEGER NOT NULL DEFAULT 0);
+  server INTEGER NOT NULL DEFAULT 0, checksum INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS region_history(
   region_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, start_row BLOB NOT NULL,
   end_row BLOB NOT NULL, created INTEGER NOT NULL, retired INTEGER, parents TEXT NOT NULL,
-  origin INTEGER NOT NULL, split_row BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  origin INTEGER NOT NULL, split_row BLOB NOT NULL, checksum INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS settings(key TEXT PRIMARY KEY, value TEXT NOT NULL,
+  checksum INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS store_files(
   file_id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL, family TEXT NOT NULL,
-  max_seq INTEGER NOT NULL, meta BLOB NOT NULL, created INTEGER NOT NULL);
+  max_seq INTEGER NOT NULL, meta BLOB NOT NULL, created INTEGER NOT NULL,
+  checksum INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS pending_files(file_id INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS wal(seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS dropped_families(
   table_id INTEGER NOT NULL, family TEXT NOT NULL, seq INTEGER NOT NULL,
-  PRIMARY KEY(table_id, family)) WITHOUT ROWID;
+  checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(table_id, family)) WITHOUT ROWID;
 )sql";
 
 const char* keepDeletedName(KeepDeletedCells k) {
@@ -134,6 +140,14 @@ Result<TableOptions> tableOptionsFromJson(std::string_view text) {
 }
 
 Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool createIfMissing) {
+  return openIn(path, createIfMissing, Mode::kOpen);
+}
+
+Result<std::unique_ptr<Catalog>> Catalog::openForCheck(const std::string& path) {
+  return openIn(path, /*createIfMissing=*/false, Mode::kCheck);
+}
+
+Result<std::unique_ptr<Catalog>> Catalog::openIn(const std::string& path, bool createIfMissing, Mode mode) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   bool empty = !exists;
@@ -141,6 +155,7 @@ Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool cre
   if (exists && !isSqliteFile(path, &empty) && !empty)
     return Status::invalidArgument(path + " is not a Keyscope workspace (not an SQLite database)");
   if (!exists && !createIfMissing) return Status::notFound("no workspace at " + path);
+  if (mode == Mode::kCheck && empty) return Status::invalidArgument(path + " is empty, not a Keyscope workspace");
 
   sqlite3* db = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
@@ -154,7 +169,7 @@ Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool cre
   if (Status s = catalog->lockExclusively(); !s) return s;
   // SQLite's own refusals ("database disk image is malformed" for a truncated
   // file, "file is not a database") do not say which file: name it.
-  if (Status s = catalog->initialise(empty); !s) {
+  if (Status s = catalog->initialise(empty, mode); !s) {
     if (s.message().find(path) != std::string::npos) return s;
     const std::string message = path + ": " + s.message();
     switch (s.code()) {
@@ -170,7 +185,7 @@ Result<std::unique_ptr<Catalog>> Catalog::open(const std::string& path, bool cre
 Catalog::~Catalog() {
   // Statements first: sqlite3_close refuses while any is unfinalised.
   for (Statement* st : {&m_begin, &m_commit, &m_rollback, &m_appendWal, &m_truncateWal, &m_insertStoreFile,
-                        &m_deleteStoreFile, &m_addPending, &m_removePending, &m_setFlushedSeq})
+                        &m_deleteStoreFile, &m_addPending, &m_removePending})
     st->finalize();
   sqlite3_close(m_db);
   if (m_lockFd >= 0) ::close(m_lockFd);  // after SQLite: see m_lockFd
@@ -186,7 +201,7 @@ Status Catalog::lockExclusively() {
   return Status::ok();
 }
 
-Status Catalog::initialise(bool fresh) {
+Status Catalog::initialise(bool fresh, Mode mode) {
   sqlite3_busy_timeout(m_db, 60000);
   sqlite3_extended_result_codes(m_db, 1);
   int64_t applicationId = 0, userVersion = 0;
@@ -208,13 +223,25 @@ Status Catalog::initialise(bool fresh) {
     fresh = !hasTables && applicationId == 0;
   }
   if (!fresh) {
-    if (applicationId != kApplicationId)
+    if (applicationId != kApplicationId) {
+      if (looksLikeWorkspace())
+        return Status::corruption(m_path + " holds a Keyscope workspace's tables, but its header is damaged "
+                                  "(application id " + std::to_string(applicationId) + ")");
       return Status::invalidArgument(m_path + " is an SQLite database but not a Keyscope workspace");
+    }
     if (userVersion > kFormatVersion)
       return Status::invalidArgument(m_path + " was written by a newer Keyscope (workspace format " +
                                      std::to_string(userVersion) + "; this build reads format " +
                                      std::to_string(kFormatVersion) + " and older)");
     if (userVersion < 1) return Status::corruption(m_path + ": workspace format version is missing");
+  }
+  if (mode == Mode::kCheck) {
+    if (userVersion != kFormatVersion)
+      return Status::invalidArgument(m_path + " is in workspace format " + std::to_string(userVersion) +
+                                     ", older than this build's " + std::to_string(kFormatVersion) +
+                                     ": open it once (keyscope, or any keyscope-cli command), which upgrades it, "
+                                     "then check it");
+    return prepareStatements();  // a check allocates no ids: no counters
   }
   if (fresh) {
     // 8 KiB SQLite pages: store file blocks are a few KiB compressed, so one
@@ -233,12 +260,17 @@ Status Catalog::initialise(bool fresh) {
                       "PRAGMA application_id = " + std::to_string(kApplicationId) + ";" +
                       "PRAGMA user_version = " + std::to_string(kFormatVersion) + ";COMMIT;";
     if (Status s = execSql(m_db, sql.c_str(), "creating the workspace schema"); !s) return s;
+    // Records where SQLite keeps the catalog tables (verifyStructure).
+    if (Status s = recordSchemaLocations(); !s) return s;
   } else {
     // Tables added within format 1 (dropped_families) appear in older files
     // too: every statement of the schema is CREATE ... IF NOT EXISTS.
     if (Status s = execSql(m_db, kSchemaSql, "completing the workspace schema"); !s) return s;
     if (userVersion < 3) {
       if (Status s = upgradeToRegionHistory(); !s) return s;
+    }
+    if (userVersion < 4) {
+      if (Status s = upgradeToChecksums(); !s) return s;
     }
     // Store files written from now on are in the newest format: an older
     // build must refuse the workspace rather than meet them.
@@ -249,6 +281,7 @@ Status Catalog::initialise(bool fresh) {
   }
   if (!fresh) {
     if (Status s = execSql(m_db, stats::statsSchemaSql(), "completing the statistics tables"); !s) return s;
+    if (Status s = verifyStructure(); !s) return s;
   }
   if (Status s = prepareStatements(); !s) return s;
   if (Status s = loadIdCounters(); !s) return s;
@@ -277,11 +310,11 @@ Status Catalog::prepareStatements() {
       {&m_appendWal, "INSERT INTO wal(seq, data) VALUES(?, ?)"},
       {&m_truncateWal, "DELETE FROM wal WHERE seq <= ?"},
       {&m_insertStoreFile,
-       "INSERT INTO store_files(file_id, region_id, family, max_seq, meta, created) VALUES(?,?,?,?,?,strftime('%s','now'))"},
+       "INSERT INTO store_files(file_id, region_id, family, max_seq, meta, created, checksum)"
+       " VALUES(?,?,?,?,?,strftime('%s','now'),?)"},
       {&m_deleteStoreFile, "DELETE FROM store_files WHERE file_id = ?"},
       {&m_addPending, "INSERT OR IGNORE INTO pending_files(file_id) VALUES(?)"},
       {&m_removePending, "DELETE FROM pending_files WHERE file_id = ?"},
-      {&m_setFlushedSeq, "UPDATE regions SET flushed_seq = ? WHERE region_id = ?"},
   };
   for (auto& [st, sql] : all) {
     if (Status s = st->prepare(m_db, sql); !s) return s;
@@ -313,13 +346,21 @@ Status Catalog::setSynchronousFull(bool full) {
 
 Result<std::vector<TableRecord>> Catalog::loadTables() {
   Statement st;
-  if (Status s = st.prepare(m_db, "SELECT table_id, options FROM tables ORDER BY name"); !s) return s;
+  if (Status s = st.prepare(m_db, "SELECT table_id, name, options, checksum FROM tables ORDER BY name"); !s) return s;
   std::vector<TableRecord> tables;
   int rc;
   while ((rc = st.step()) == SQLITE_ROW) {
-    Result<TableOptions> options = tableOptionsFromJson(st.columnBlob(1));
-    if (!options) return Status::corruption("table " + std::to_string(st.columnInt(0)) + ": " + options.status().message());
-    tables.push_back({st.columnInt(0), std::move(options).value()});
+    const int64_t id = st.columnInt(0);
+    const std::string name = st.columnText(1);
+    const auto damaged = [&](const std::string& what) {
+      return Status::corruption(m_path + ": the catalog's record of table " + std::to_string(id) + " ('" + name +
+                                "') " + what);
+    };
+    if (tableRowChecksum(id, name, st.columnBlob(2)) != st.columnInt(3)) return damaged("fails its checksum");
+    Result<TableOptions> options = tableOptionsFromJson(st.columnBlob(2));
+    if (!options) return damaged("holds options that do not parse: " + options.status().message());
+    if (options->name != name) return damaged("names another table in its options");
+    tables.push_back({id, std::move(options).value()});
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading tables");
   return tables;
@@ -328,14 +369,19 @@ Result<std::vector<TableRecord>> Catalog::loadTables() {
 Result<std::vector<RegionRecord>> Catalog::loadRegions() {
   Statement st;
   if (Status s = st.prepare(m_db,
-          "SELECT region_id, table_id, start_row, end_row, flushed_seq, server FROM regions ORDER BY table_id, start_row");
+          "SELECT region_id, table_id, start_row, end_row, flushed_seq, server, checksum FROM regions"
+          " ORDER BY table_id, start_row");
       !s)
     return s;
   std::vector<RegionRecord> regions;
   int rc;
   while ((rc = st.step()) == SQLITE_ROW) {
-    regions.push_back({st.columnInt(0), st.columnInt(1), Bytes(st.columnBlob(2)), Bytes(st.columnBlob(3)), st.columnInt(4),
-                       static_cast<int32_t>(st.columnInt(5))});
+    RegionRecord r{st.columnInt(0), st.columnInt(1), Bytes(st.columnBlob(2)), Bytes(st.columnBlob(3)), st.columnInt(4),
+                   static_cast<int32_t>(st.columnInt(5))};
+    if (regionRowChecksum(r) != st.columnInt(6) || r.server != st.columnInt(5))
+      return Status::corruption(m_path + ": the catalog's record of region " + std::to_string(r.id) +
+                                " fails its checksum");
+    regions.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading regions");
   return regions;
@@ -343,12 +389,17 @@ Result<std::vector<RegionRecord>> Catalog::loadRegions() {
 
 Result<std::vector<StoreFileRecord>> Catalog::loadStoreFiles() {
   Statement st;
-  if (Status s = st.prepare(m_db, "SELECT file_id, region_id, family, max_seq, meta FROM store_files ORDER BY file_id"); !s)
+  if (Status s = st.prepare(m_db,
+          "SELECT file_id, region_id, family, max_seq, meta, checksum FROM store_files ORDER BY file_id");
+      !s)
     return s;
   std::vector<StoreFileRecord> files;
   int rc;
   while ((rc = st.step()) == SQLITE_ROW) {
-    files.push_back({st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnInt(3), std::string(st.columnBlob(4))});
+    StoreFileRecord f{st.columnInt(0), st.columnInt(1), st.columnText(2), st.columnInt(3), std::string(st.columnBlob(4))};
+    if (storeFileRowChecksum(f.id, f.regionId, f.family, f.maxSeq) != st.columnInt(5))
+      f.damage = "its catalog record (region, family, sequence) fails its checksum";
+    files.push_back(std::move(f));
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading store files");
   return files;
@@ -356,21 +407,31 @@ Result<std::vector<StoreFileRecord>> Catalog::loadStoreFiles() {
 
 Result<std::map<std::pair<int64_t, std::string>, int64_t>> Catalog::loadDroppedFamilies() {
   Statement st;
-  if (Status s = st.prepare(m_db, "SELECT table_id, family, seq FROM dropped_families"); !s) return s;
+  if (Status s = st.prepare(m_db, "SELECT table_id, family, seq, checksum FROM dropped_families"); !s) return s;
   std::map<std::pair<int64_t, std::string>, int64_t> dropped;
   int rc;
-  while ((rc = st.step()) == SQLITE_ROW) dropped[{st.columnInt(0), st.columnText(1)}] = st.columnInt(2);
+  while ((rc = st.step()) == SQLITE_ROW) {
+    const int64_t tableId = st.columnInt(0);
+    const std::string family = st.columnText(1);
+    if (droppedFamilyRowChecksum(tableId, family, st.columnInt(2)) != st.columnInt(3))
+      return Status::corruption(m_path + ": the catalog's record of a dropped family of table " +
+                                std::to_string(tableId) + " fails its checksum");
+    dropped[{tableId, family}] = st.columnInt(2);
+  }
   if (rc != SQLITE_DONE) return st.error(rc, "reading dropped families");
   return dropped;
 }
 
 Status Catalog::recordDroppedFamily(int64_t tableId, std::string_view family, int64_t seq) {
   Statement st;
-  if (Status s = st.prepare(m_db, "INSERT OR REPLACE INTO dropped_families(table_id, family, seq) VALUES(?,?,?)"); !s)
+  if (Status s = st.prepare(m_db,
+          "INSERT OR REPLACE INTO dropped_families(table_id, family, seq, checksum) VALUES(?,?,?,?)");
+      !s)
     return s;
   st.bindInt(1, tableId);
   st.bindText(2, family);
   st.bindInt(3, seq);
+  st.bindInt(4, droppedFamilyRowChecksum(tableId, family, seq));
   return st.run("recording a dropped family");
 }
 
@@ -388,10 +449,13 @@ Result<int64_t> Catalog::insertTable(const TableOptions& options) {
   // Ids are never reused: statistics and history rows name a table by id.
   const int64_t id = m_maxTableId + 1;
   Statement st;
-  if (Status s = st.prepare(m_db, "INSERT INTO tables(table_id, name, options) VALUES(?, ?, ?)"); !s) return s;
+  if (Status s = st.prepare(m_db, "INSERT INTO tables(table_id, name, options, checksum) VALUES(?, ?, ?, ?)"); !s)
+    return s;
+  const std::string json = tableOptionsToJson(options);
   st.bindInt(1, id);
   st.bindText(2, options.name);
-  st.bindText(3, tableOptionsToJson(options));
+  st.bindText(3, json);
+  st.bindInt(4, tableRowChecksum(id, options.name, json));
   if (Status s = st.run("creating table " + options.name); !s) return s;
   if (Status s = putSetting("max_table_id", std::to_string(id)); !s) return s;
   m_maxTableId = id;
@@ -399,11 +463,21 @@ Result<int64_t> Catalog::insertTable(const TableOptions& options) {
 }
 
 Status Catalog::updateTable(int64_t tableId, const TableOptions& options) {
+  // The name never changes (it is the table's identity); checking it keeps
+  // the checksum from vouching for a damaged one.
   Statement st;
-  if (Status s = st.prepare(m_db, "UPDATE tables SET options = ? WHERE table_id = ?"); !s) return s;
-  st.bindText(1, tableOptionsToJson(options));
-  st.bindInt(2, tableId);
-  return st.run("altering table " + options.name);
+  if (Status s = st.prepare(m_db, "UPDATE tables SET options = ?, checksum = ? WHERE table_id = ? AND name = ?"); !s)
+    return s;
+  const std::string json = tableOptionsToJson(options);
+  st.bindText(1, json);
+  st.bindInt(2, tableRowChecksum(tableId, options.name, json));
+  st.bindInt(3, tableId);
+  st.bindText(4, options.name);
+  if (Status s = st.run("altering table " + options.name); !s) return s;
+  if (sqlite3_changes(m_db) != 1)
+    return Status::corruption(m_path + ": the catalog's record of table " + std::to_string(tableId) + " ('" +
+                              options.name + "') is missing or names another table");
+  return Status::ok();
 }
 
 Status Catalog::deleteTableRow(int64_t tableId) {
@@ -420,11 +494,7 @@ Status Catalog::deleteRegion(int64_t regionId) {
   return st.run("deleting a region");
 }
 
-Status Catalog::setRegionFlushedSeq(int64_t regionId, int64_t seq) {
-  m_setFlushedSeq.bindInt(1, seq);
-  m_setFlushedSeq.bindInt(2, regionId);
-  return m_setFlushedSeq.run("recording a flush");
-}
+
 
 Status Catalog::insertStoreFile(const StoreFileRecord& r) {
   m_insertStoreFile.bindInt(1, r.id);
@@ -432,6 +502,7 @@ Status Catalog::insertStoreFile(const StoreFileRecord& r) {
   m_insertStoreFile.bindText(3, r.family);
   m_insertStoreFile.bindInt(4, r.maxSeq);
   m_insertStoreFile.bindBlob(5, r.meta);
+  m_insertStoreFile.bindInt(6, storeFileRowChecksum(r.id, r.regionId, r.family, r.maxSeq));
   return m_insertStoreFile.run("recording store file " + std::to_string(r.id));
 }
 
@@ -482,6 +553,13 @@ Status Catalog::readWal(const std::function<Status(int64_t, BytesView)>& visit) 
 Status Catalog::truncateWalThrough(int64_t seq) {
   m_truncateWal.bindInt(1, seq);
   return m_truncateWal.run("truncating the log");
+}
+
+Status Catalog::deleteWalRecord(int64_t seq) {
+  Statement st;
+  if (Status s = st.prepare(m_db, "DELETE FROM wal WHERE seq = ?"); !s) return s;
+  st.bindInt(1, seq);
+  return st.run("deleting log record " + std::to_string(seq));
 }
 
 }  // namespace keyscope::engine

@@ -3,30 +3,40 @@
 //
 // Schema (format version kFormatVersion, in PRAGMA user_version; the file is
 // marked with PRAGMA application_id = kApplicationId):
-//   tables(table_id PK, name UNIQUE, options TEXT)    options as JSON
+//   tables(table_id PK, name UNIQUE, options TEXT, checksum)    options as JSON
 //       (tableOptionsToJson); a key it lacks reads as its default, so
 //       fields added later ("examples") need no new column
-//   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created, server)
-//       the live regions. flushed_seq: every log record <= it is in this
-//       region's store files; server: the simulated server it is assigned to
+//   regions(region_id PK, table_id, start_row, end_row, flushed_seq, created, server,
+//       checksum)   the live regions. flushed_seq: every log record <= it is
+//       in this region's store files; server: the simulated server it is
+//       assigned to
 //   region_history(region_id PK, table_id, start_row, end_row, created,
-//       retired, parents, origin, split_row)   every region of a live table
-//       that ever existed (split lineage): created/retired in ms of the
-//       workspace clock, retired NULL while live; parents: ids, comma-separated;
-//       origin: RegionOrigin; split_row: the row a split daughter's parent split at
-//   settings(key PK, value)   workspace settings: "servers", "balancer", and
-//       the id counters "max_region_id" and "max_table_id" (ids are never
-//       reused: log records name regions by id, and history outlives them)
+//       retired, parents, origin, split_row, checksum)   every region of a
+//       live table that ever existed (split lineage): created/retired in ms
+//       of the workspace clock, retired NULL while live; parents: ids,
+//       comma-separated; origin: RegionOrigin; split_row: the row a split
+//       daughter's parent split at
+//   settings(key PK, value, checksum)   workspace settings: "servers",
+//       "balancer", the id counters "max_region_id" and "max_table_id" (ids
+//       are never reused: log records name regions by id, and history
+//       outlives them), and "schema": the checksum of where SQLite keeps the
+//       catalog's tables (catalog_integrity.cc)
 //   statistics tables (stats/stats_schema.h)
-//   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created)
+//   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created, checksum)
 //       meta: StoreFileMeta::encode(); max_seq: newest log record it holds
 //   pending_files(file_id PK)   pages being written or waiting to be deleted;
 //       whatever is listed here at open is garbage from an interrupted flush
 //       or compaction, or an obsolete file, and its pages are deleted
 //   wal(seq PK, data BLOB)      one record per acknowledged batch (wal_record.h)
-//   dropped_families(table_id, family, seq)  log entries of a family at or
-//       below seq belong to a dropped incarnation of it: replay skips them
+//   dropped_families(table_id, family, seq, checksum)  log entries of a
+//       family at or below seq belong to a dropped incarnation of it: replay
+//       skips them
 //   pages(page_id PK, data)     store file pages (sqlite_pages.h)
+// `checksum` columns: catalog_checksum.h. Rows are verified as they are
+// read; a row that fails is a Corruption naming it (store files: marked
+// damaged, see StoreFileRecord). At open the catalog's own tables also pass
+// SQLite's quick_check, which finds the damage to SQLite's structure (a row
+// lost from a page, a page shared by two tables) that no row checksum can.
 //
 // Threads: a Catalog owns the writer connection and is used under the
 // workspace's database mutex. openReader() connections belong to one thread
@@ -57,7 +67,11 @@ namespace keyscope::engine {
 // 3: regions split and merge: log records may name retired regions (replay
 // routes them by row), and region_history, settings and the statistics
 // tables exist. Older workspaces are upgraded on open.
-constexpr int kFormatVersion = 3;
+// 4: catalog rows carry checksums, log records are bound to their sequence
+// number (wal_record.h) and store files may be in store-file format 3
+// (block checksums bound to the block's place). Format-3 workspaces are
+// upgraded on open: their rows get checksums of what they hold then.
+constexpr int kFormatVersion = 4;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {
@@ -92,6 +106,10 @@ struct StoreFileRecord {
   std::string family;
   int64_t maxSeq = 0;
   std::string meta;
+  // Read back: what is wrong with the row when its region, family or
+  // sequence fail their checksum (then none of them can be trusted); empty
+  // when it verifies. The metadata blob is checked on its own, when decoded.
+  std::string damage{};
 };
 
 std::string tableOptionsToJson(const TableOptions& options);
@@ -100,10 +118,22 @@ Result<TableOptions> tableOptionsFromJson(std::string_view json);
 class Catalog {
  public:
   static Result<std::unique_ptr<Catalog>> open(const std::string& path, bool createIfMissing);
+  // For keyscope-cli check: locks the workspace and reads its header, but
+  // changes nothing (no schema completion, upgrade or structure check: the
+  // checker runs SQLite's integrity_check itself). A workspace of another
+  // format than this build's is refused: an older one is upgraded by any
+  // ordinary open first.
+  static Result<std::unique_ptr<Catalog>> openForCheck(const std::string& path);
   ~Catalog();
 
   sqlite3* db() const { return m_db; }
   const std::string& path() const { return m_path; }
+  // The catalog tables whose structure quick_check verifies at open.
+  static const std::vector<std::string>& catalogTables();
+  // Corruption when the SQLite schema no longer places the catalog tables
+  // where the workspace recorded them, NotFound when there is no record
+  // (the next ordinary open makes one) (catalog_integrity.cc).
+  Status checkSchemaLocations();
   // A new read-only connection to the same file; the caller closes it.
   Result<sqlite3*> openReader() const;
 
@@ -114,6 +144,8 @@ class Catalog {
   // process crash but not a power cut.
   Status setSynchronousFull(bool full);
 
+  // Each verifies its rows: Corruption at the first that fails, except
+  // loadStoreFiles, which marks such a row (StoreFileRecord::damage).
   Result<std::vector<TableRecord>> loadTables();
   Result<std::vector<RegionRecord>> loadRegions();
   Result<std::vector<StoreFileRecord>> loadStoreFiles();
@@ -131,11 +163,14 @@ class Catalog {
   // or, when it is 0, a new id; returns the id.
   Result<int64_t> insertRegion(const RegionRecord& record, const RegionHistoryRecord& history);
   Status deleteRegion(int64_t regionId);
+  // Updates of one field read the row first and refuse (Corruption) when it
+  // does not verify: a new checksum must never vouch for damaged fields.
   Status setRegionFlushedSeq(int64_t regionId, int64_t seq);
   Status setRegionServer(int64_t regionId, int32_t server);
   Status retireRegionHistory(int64_t regionId, int64_t atMillis);
   Status deleteTableHistory(int64_t tableId);
-  Result<std::vector<RegionHistoryRecord>> loadRegionHistory();
+  // Every region's history, or one region's (empty when it has none).
+  Result<std::vector<RegionHistoryRecord>> loadRegionHistory(std::optional<int64_t> onlyRegion = std::nullopt);
   Status moveStoreFile(int64_t fileId, int64_t regionId);
 
   Result<std::optional<std::string>> setting(std::string_view key);
@@ -155,12 +190,30 @@ class Catalog {
   // Calls visit for each record in seq order; stops at the first error.
   Status readWal(const std::function<Status(int64_t seq, BytesView record)>& visit);
   Status truncateWalThrough(int64_t seq);
+  Status deleteWalRecord(int64_t seq);  // keyscope-cli check --repair
 
  private:
+  enum class Mode { kOpen, kCheck };
+  static Result<std::unique_ptr<Catalog>> openIn(const std::string& path, bool createIfMissing, Mode mode);
   Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
   Status lockExclusively();
-  Status initialise(bool fresh);
+  Status initialise(bool fresh, Mode mode);
   Status upgradeToRegionHistory();  // format 2 -> 3 (catalog_regions.cc)
+  Status updateRegion(int64_t regionId, const std::function<void(RegionRecord&)>& change, const char* what);
+  // Format 3 -> 4: checksum columns, filled from the rows as they are, and
+  // log records bound to their numbers. Idempotent: a row that has a
+  // checksum keeps it (catalog_integrity.cc).
+  Status upgradeToChecksums();
+  // quick_check of the catalog tables and the "schema" setting
+  // (catalog_integrity.cc).
+  Status verifyStructure();
+  // Saves the "schema" setting unless it is there (catalog_integrity.cc).
+  Status recordSchemaLocations();
+  Result<int64_t> schemaLocations() const;
+  Status fillRegionHistoryChecksums();  // rows without one (catalog_regions.cc)
+  // Whether an SQLite file that is not marked as a workspace holds the
+  // workspace's tables anyway (then its header is damaged).
+  bool looksLikeWorkspace();
   Status loadIdCounters();
   Status prepareStatements();
 
@@ -176,7 +229,7 @@ class Catalog {
   int64_t m_maxTableId = 0;
   int64_t m_maxWalSeq = 0;
   Statement m_begin, m_commit, m_rollback, m_appendWal, m_truncateWal;
-  Statement m_insertStoreFile, m_deleteStoreFile, m_addPending, m_removePending, m_setFlushedSeq;
+  Statement m_insertStoreFile, m_deleteStoreFile, m_addPending, m_removePending;
 };
 
 }  // namespace keyscope::engine

@@ -68,11 +68,27 @@ struct LiveStoreFile {
   std::shared_ptr<LiveStoreFile> previous;
 };
 
+// A store file the catalog lists but whose metadata does not verify: no
+// reader can be opened on it, and what it holds is unknown.
+struct DamagedStoreFile {
+  int64_t id = 0;
+  int64_t maxSeq = 0;
+  Status problem;  // a Corruption naming the table, region, family and file
+};
+
 struct StoreVersion {
   FamilyOptions options;
   std::shared_ptr<Memstore> active;
   std::shared_ptr<Memstore> flushing;                 // being written out; may be null
   std::vector<std::shared_ptr<LiveStoreFile>> files;  // newest (highest maxSeq) first
+  // Any read of the store is the first one's Corruption (a read without it
+  // would be missing its cells); flushes and compactions of the region
+  // refuse, so a damaged file is never folded into a new one or dropped
+  // unnoticed. keyscope-cli check --repair drops them.
+  std::vector<DamagedStoreFile> damaged;
+
+  // OK, or the Corruption of the first damaged file.
+  Status damage() const { return damaged.empty() ? Status::ok() : damaged.front().problem; }
 
   uint64_t storedBytes() const {  // the store's size, as split policies see it
     uint64_t total = 0;

@@ -66,6 +66,8 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
     cursor->store = m_region->stores.find(name)->second;
     cursor->version = cursor->store->current();
     const StoreVersion& version = *cursor->version;
+    // Without a damaged file's cells the answer would be wrong: say so.
+    if (Status s = version.damage(); !s) return s;
     const FamilyOptions& family = version.options;
 
     MatcherSettings ms;

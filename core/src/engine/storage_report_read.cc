@@ -97,6 +97,7 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
       auto store = region->stores.find(family.name);
       if (store == region->stores.end()) continue;
       auto version = store->second->current();
+      if (Status s = version->damage(); !s) return s;  // its bytes are unknown
       for (const auto& file : version->files) {
         totalBlocks += file->reader->meta().blocks.size();
         totalCells += file->reader->meta().cellCount;
@@ -128,8 +129,8 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
       }
       for (const auto& file : source.version->files) {
         const StoreFileMeta& meta = file->reader->meta();
-        const std::string where = "table " + report.table + ", region " + std::to_string(source.regionId) +
-                                  ", family " + family.name + ", store file " + std::to_string(file->reader->id());
+        const std::string where = "table '" + report.table + "', region " + std::to_string(source.regionId) +
+                                  ", family '" + family.name + "', store file " + std::to_string(file->reader->id());
         StorageSlice part;
         uint64_t sampledRaw = 0, sampledCells = 0;
         for (size_t b = 0; b < meta.blocks.size(); b += stride) {
@@ -139,7 +140,8 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
           if (Status s = pages.readRange(file->reader->id(), block.pageNo, block.offset, block.storedSize, &stored); !s)
             return s.code() == Status::Code::kCorruption ? Status::corruption(where + ": " + s.message())
                                                          : Status::ioError(where + ": " + s.message());
-          if (std::string error; !decodeStoredBlock(stored, block.rawSize, &raw, &error))
+          if (std::string error; !decodeStoredBlock(stored, block.rawSize, &raw, &error, nullptr,
+                                                    blockChecksumSeed(meta.format, file->reader->id(), b)))
             return Status::corruption(where + ", block " + std::to_string(b) + ": " + error);
           const uint64_t cellsBefore = part.cells;
           if (Status s = tally.addBlock(raw, meta.format, &part); !s)

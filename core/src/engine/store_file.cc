@@ -22,7 +22,7 @@ namespace fmt = format;
 
 namespace {
 
-uint64_t checksumOf(const char* p, size_t n) { return XXH3_64bits(p, n); }
+uint64_t checksumOf(const char* p, size_t n, uint64_t seed = 0) { return XXH3_64bits_withSeed(p, n, seed); }
 
 // Length of the common prefix of a and b, 8 bytes at a time.
 size_t sharedPrefixLength(BytesView a, BytesView b) {
@@ -231,14 +231,23 @@ void appendIndex(std::string* out, const std::vector<BlockHandle>& blocks) {
 
 }  // namespace
 
+uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
+  if (format < fmt::kMetaFormatPlacedChecksums) return 0;
+  std::string place;
+  fmt::putBigEndian64(&place, static_cast<uint64_t>(fileId));
+  fmt::putBigEndian64(&place, blockNo);
+  return checksumOf(place.data(), place.size());
+}
+
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                 ReadReport* report) {
+                       ReadReport* report, uint64_t checksumSeed) {
   if (stored.size() < fmt::kBlockHeaderSize) {
     *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
     return false;
   }
   const uint64_t want = fmt::loadBigEndian64(stored.data());
-  const uint64_t got = checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize);
+  const uint64_t got =
+      checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize, checksumSeed);
   if (want != got) {
     *error = "block checksum mismatch";
     return false;
@@ -314,7 +323,7 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version != fmt::kMetaFormatPlainBlocks && version != fmt::kMetaFormatRestartBlocks)
+  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatPlacedChecksums)
     return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
@@ -418,7 +427,9 @@ struct StoreFileWriter::Impl {
         pageSize(std::clamp<uint32_t>(opts.pageSize, 1, 1u << 30)),
         blockTarget(std::min(fmt::kBlockTarget, pageSize)) {
     // Only the known formats are written; anything else gets the newest.
-    meta.format = opts.format == fmt::kMetaFormatPlainBlocks ? fmt::kMetaFormatPlainBlocks : fmt::kMetaFormatNewest;
+    meta.format = opts.format >= fmt::kMetaFormatPlainBlocks && opts.format <= fmt::kMetaFormatNewest
+                      ? opts.format
+                      : fmt::kMetaFormatNewest;
     block.reserve(blockTarget + 64);
     page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
   }
@@ -489,7 +500,8 @@ Status StoreFileWriter::Impl::flushBlock() {
     header[fmt::kChecksumSize + 1 + static_cast<size_t>(i)] = static_cast<char>(rawSize >> (24 - 8 * i));
   }
   const size_t storedSize = page.size() - start;
-  fmt::storeBigEndian64(header, checksumOf(header + fmt::kChecksumSize, storedSize - fmt::kChecksumSize));
+  const uint64_t seed = blockChecksumSeed(meta.format, fileId, meta.blocks.size());
+  fmt::storeBigEndian64(header, checksumOf(header + fmt::kChecksumSize, storedSize - fmt::kChecksumSize, seed));
 
   BlockHandle handle;
   handle.lastKey = lastKey;
@@ -636,14 +648,17 @@ struct StoreFileState {
   StoreFileLabel label;
   PageCache* cache;
 
-  // "table t, region 3, family d, store file 12, page 7, block 3"
+  // "table 't', region 3, family 'd', store file 12, page 7, block 3"
   std::string where(size_t blockNo) const {
     const uint32_t pageNo = meta.blocks[blockNo].pageNo;
     size_t first = blockNo;
     while (first > 0 && meta.blocks[first - 1].pageNo == pageNo) --first;
-    return "table " + label.table + ", region " + std::to_string(label.regionId) + ", family " + label.family +
-           ", store file " + std::to_string(fileId) + ", page " + std::to_string(pageNo) + ", block " +
-           std::to_string(blockNo - first);
+    return name() + ", page " + std::to_string(pageNo) + ", block " + std::to_string(blockNo - first);
+  }
+  // "table 't', region 3, family 'd', store file 12"
+  std::string name() const {
+    return "table '" + label.table + "', region " + std::to_string(label.regionId) + ", family '" + label.family +
+           "', store file " + std::to_string(fileId);
   }
 
   // The blocks' last keys again, back to back in one buffer: the binary
@@ -707,7 +722,8 @@ struct StoreFileState {
     if (scratch->size() != h.storedSize) {
       return Status::corruption(where(blockNo) + ": short read of " + std::to_string(scratch->size()) + " bytes");
     }
-    if (!decodeStoredBlock(*scratch, h.rawSize, block.get(), &error, report)) {
+    if (!decodeStoredBlock(*scratch, h.rawSize, block.get(), &error, report,
+                           blockChecksumSeed(meta.format, fileId, blockNo))) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, cacheNo, block);
@@ -921,7 +937,7 @@ std::unique_ptr<InternalIterator> StoreFileReader::newIterator(const ReadContext
   return std::make_unique<StoreFileIterator>(m_impl.get(), context);
 }
 
-Status StoreFileReader::verify(PageSource* pages) const {
+Status StoreFileReader::verify(PageSource* pages, std::optional<uint32_t>* damagedPage) const {
   const Impl& f = *m_impl;
   const StoreFileMeta& m = f.meta;
   const ReadContext context{pages, nullptr, false};
@@ -935,6 +951,7 @@ Status StoreFileReader::verify(PageSource* pages) const {
   int64_t maxTs = std::numeric_limits<int64_t>::min();
   for (size_t b = 0; b < m.blocks.size(); ++b) {
     PageCache::Block block;
+    if (damagedPage != nullptr) *damagedPage = m.blocks[b].pageNo;  // reset when all is well
     // Straight from storage: checking the cache would check nothing stored.
     if (Status s = f.loadBlock(b, context, false, &scratch, &block); !s) return s;
     const auto bad = [&](const std::string& what) { return Status::corruption(f.where(b) + ": " + what); };
@@ -972,8 +989,8 @@ Status StoreFileReader::verify(PageSource* pages) const {
     if (nextRestart != cursor.restartCount())
       return bad("restart " + std::to_string(nextRestart) + " lies past the block's entries");
   }
-  const std::string name = "table " + f.label.table + ", region " + std::to_string(f.label.regionId) +
-                           ", family " + f.label.family + ", store file " + std::to_string(f.fileId);
+  if (damagedPage != nullptr) damagedPage->reset();
+  const std::string name = f.name();
   if (cells != m.cellCount || markers != m.deleteMarkerCount) {
     return Status::corruption(name + ": holds " + std::to_string(cells) + " cells (" + std::to_string(markers) +
                               " markers), the metadata says " + std::to_string(m.cellCount) + " (" +

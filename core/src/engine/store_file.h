@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ struct StoreFileOptions {
   int zstdLevel = 3;
   // store_file_format.h kMetaFormat*: older formats are written only by tests
   // that prove they still read.
-  uint8_t format = 2;
+  uint8_t format = 3;
 };
 
 // One block of the index: where it lives and the last key it holds.
@@ -64,7 +65,7 @@ struct BlockHandle {
 };
 
 struct StoreFileMeta {
-  uint8_t format = 2;          // store_file_format.h kMetaFormat*
+  uint8_t format = 3;          // store_file_format.h kMetaFormat*
   uint64_t cellCount = 0;
   uint64_t deleteMarkerCount = 0;
   uint64_t rawBytes = 0;       // block payloads before compression
@@ -98,7 +99,7 @@ class StoreFileWriter {
   std::unique_ptr<Impl> m_impl;
 };
 
-// Identifies a store file to error messages: "table t, region 3, family d, store file 12".
+// Identifies a store file to error messages: "table 't', region 3, family 'd', store file 12".
 struct StoreFileLabel {
   std::string table;
   int64_t regionId = 0;
@@ -114,9 +115,14 @@ struct ReadContext {
 // Checks one stored block against its checksum and the raw size its index
 // gives, and decompresses it into *raw. False with *error saying what is
 // wrong when the block is damaged; counts the decompressed bytes in
-// *report when given. Any thread.
+// *report when given. checksumSeed: blockChecksumSeed() of the block. Any
+// thread.
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                       ReadReport* report = nullptr);
+                       ReadReport* report = nullptr, uint64_t checksumSeed = 0);
+
+// The seed of block blockNo's checksum in a store file of this format
+// (store_file_format.h): where the block belongs from format 3, else 0.
+uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo);
 
 class StoreFileReader {
  public:
@@ -138,7 +144,9 @@ class StoreFileReader {
   std::unique_ptr<InternalIterator> newIterator(const ReadContext& context) const;
 
   // Reads and checks every block and the bloom filter (keyscope-cli check).
-  Status verify(PageSource* pages) const;
+  // *damagedPage (when given) is set to the page of the block that failed,
+  // when the failure is in one.
+  Status verify(PageSource* pages, std::optional<uint32_t>* damagedPage = nullptr) const;
 
  private:
   struct Impl;

@@ -13,7 +13,8 @@
 // decompresses one block, not a whole page.
 //
 //   OFFSET  SIZE  DESCRIPTION                  (integers big-endian)
-//        0     8  XXH3-64 (seed 0) of bytes [8, end of block)
+//        0     8  XXH3-64 of bytes [8, end of block), seeded (format 3)
+//                 with where the block belongs, else with 0
 //        8     1  compression: 0 none, 1 zstd  -- DO NOT CHANGE: stored on disk
 //        9     4  raw size: payload bytes after decompression
 //       13     *  payload: the raw entries, or one zstd frame of them
@@ -46,6 +47,12 @@
 //
 // Format 1 blocks are the entries alone; both are read.
 //
+// Format 3 blocks are format 2 blocks whose checksum is seeded with the
+// block's place: seed = XXH3-64 (seed 0) of be64 fileId, be64 blockNo (the
+// block's number in the file's index, from 0). A page row that SQLite hands
+// back for the wrong page id (a damaged B-tree key) then fails its
+// checksum instead of passing for the block that was asked for.
+//
 // ## Pages
 //
 // A page is a concatenation of whole blocks with no header or padding:
@@ -64,7 +71,7 @@
 //
 //   OFFSET  SIZE  DESCRIPTION
 //        0     8  XXH3-64 (seed 0) of bytes [8, end), big-endian
-//        8     1  format version: 1 or 2      -- DO NOT CHANGE: stored on disk
+//        8     1  format version: 1, 2 or 3   -- DO NOT CHANGE: stored on disk
 //        9     *  fields, in this order:
 //                   varint64 cellCount
 //                   varint64 deleteMarkerCount
@@ -124,7 +131,8 @@ enum class BlockCompression : uint8_t { kNone = 0, kZstd = 1 };
 // written in the newest format.
 constexpr uint8_t kMetaFormatPlainBlocks = 1;    // blocks hold entries only
 constexpr uint8_t kMetaFormatRestartBlocks = 2;  // blocks end with a restart array
-constexpr uint8_t kMetaFormatNewest = kMetaFormatRestartBlocks;
+constexpr uint8_t kMetaFormatPlacedChecksums = 3;  // format 2, checksums seeded with the block's place
+constexpr uint8_t kMetaFormatNewest = kMetaFormatPlacedChecksums;
 
 // Entries between restart points in blocks this build writes: a seek walks
 // at most this many. Each restart costs 4 bytes and an unshared key: with

@@ -2,13 +2,17 @@
 //
 // Layout (stored: DO NOT CHANGE; all varints are LEB128):
 //   OFFSET  SIZE  DESCRIPTION
-//        0     1  record version (1)
+//        0     1  record version (1 or 2)
 //        1     *  varint entry count, then per entry:
 //                   varint region id
 //                   varint family length, family bytes
 //                   varint key length, internal key (internal_key.h)
 //                   varint value length, value
-//      end-8   8  XXH3-64 of every byte before it, big-endian
+//      end-8   8  XXH3-64 of every byte before it, big-endian; from
+//                 version 2 seeded with the record's sequence number (its
+//                 row id in the wal table), so a record whose number was
+//                 damaged fails its checksum instead of replaying out of
+//                 place (or being skipped as flushed)
 // Pure functions; thread-safe.
 #pragma once
 
@@ -33,7 +37,8 @@ class LogRecordBuilder {
  public:
   explicit LogRecordBuilder(size_t entryCount);
   void add(int64_t regionId, std::string_view family, BytesView key, BytesView value);
-  std::string finish() &&;
+  // The record, checksummed for its place in the log.
+  std::string finish(int64_t seq) &&;
 
  private:
   std::string m_body;
@@ -43,5 +48,10 @@ class LogRecordBuilder {
 
 // Corruption naming the record when the checksum or a length does not fit.
 Result<std::vector<LogEntry>> decodeLogRecord(int64_t seq, BytesView record);
+
+// A record of version 1 (whose checksum does not cover its number) as a
+// record of the current version, for workspace upgrades; Corruption when it
+// does not verify.
+Result<std::string> upgradeLogRecord(int64_t seq, BytesView record);
 
 }  // namespace keyscope::engine

@@ -127,6 +127,10 @@ class WorkspaceImpl final : public Workspace {
   void unpublishTable(const std::string& name);
   Result<std::shared_ptr<Region>> buildRegion(const RegionRecord& record, const TableOptions& options,
                                               const std::vector<StoreFileRecord>& files);
+  // Corruption when a catalog row names a table, region or family that does
+  // not exist, or a store file's row fails its checksum (workspace_open.cc).
+  Status checkCatalogReferences(const std::vector<TableRecord>& tables, const std::vector<RegionRecord>& regions,
+                                const std::vector<StoreFileRecord>& files) const;
   std::shared_ptr<Store> newStore(const FamilyOptions& family) const;
   // Inside a catalog transaction (m_db held): drop the catalog rows of a
   // store's files / of a table's regions and files.

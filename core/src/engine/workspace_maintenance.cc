@@ -206,6 +206,11 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
 }
 
 Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
+  // A region with a damaged store file is left as it is (writes stay in the
+  // memstore and the log) until keyscope-cli check --repair drops the file.
+  for (const auto& [family, store] : region->stores) {
+    if (Status s = store->current()->damage(); !s) return s;
+  }
   // 1. Switch memstores: new writes go to fresh ones from here on. A flush
   // that failed earlier is retried as it was: the same memstores, and the
   // log position of its switch, not today's (later records are not in them).
@@ -301,6 +306,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   if (storeIt == region->stores.end()) return Status::ok();
   const std::shared_ptr<Store> store = storeIt->second;
   const auto version = store->current();
+  if (Status s = version->damage(); !s) return s;  // never folded into a new file
   if (version->files.empty() || (!major && version->files.size() < kCompactionMinFiles)) return Status::ok();
 
   std::vector<std::shared_ptr<LiveStoreFile>> selected;

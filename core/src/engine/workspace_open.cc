@@ -1,6 +1,7 @@
 // WorkspaceImpl: opening, loading and replay; tables (DDL); descriptions.
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "engine/internal_key.h"
 #include "engine/sqlite_pages.h"
@@ -33,6 +34,42 @@ namespace keyscope::engine {
 namespace {
 
 std::string tableNotFound(std::string_view name) { return "table '" + std::string(name) + "' does not exist"; }
+
+}  // namespace
+
+Status WorkspaceImpl::checkCatalogReferences(const std::vector<TableRecord>& tables,
+                                             const std::vector<RegionRecord>& regions,
+                                             const std::vector<StoreFileRecord>& files) const {
+  // Every row hangs off a live one: a region off a table, a store file off a
+  // region and one of its table's families. One that does not is damage (a
+  // row lost, or a key changed) that no row's checksum shows.
+  std::map<int64_t, const TableOptions*> tableById;
+  for (const TableRecord& t : tables) tableById[t.id] = &t.options;
+  std::map<int64_t, const TableOptions*> tableOfRegion;
+  const std::string where = path() + ": ";
+  for (const RegionRecord& r : regions) {
+    const auto table = tableById.find(r.tableId);
+    if (table == tableById.end())
+      return Status::corruption(where + "region " + std::to_string(r.id) + " belongs to table " +
+                                std::to_string(r.tableId) + ", which the catalog does not hold");
+    tableOfRegion[r.id] = table->second;
+  }
+  for (const StoreFileRecord& f : files) {
+    const std::string name = where + "store file " + std::to_string(f.id);
+    if (!f.damage.empty())
+      return Status::corruption(name + ": " + f.damage + " (keyscope-cli check --repair drops the file)");
+    const auto table = tableOfRegion.find(f.regionId);
+    if (table == tableOfRegion.end())
+      return Status::corruption(name + " belongs to region " + std::to_string(f.regionId) +
+                                ", which the catalog does not hold (keyscope-cli check --repair drops the file)");
+    if (table->second->family(f.family) == nullptr)
+      return Status::corruption(name + " belongs to family '" + f.family + "', which table '" + table->second->name +
+                                "' does not have (keyscope-cli check --repair drops the file)");
+  }
+  return Status::ok();
+}
+
+namespace {
 
 TableOptions normalised(TableOptions options) {
   std::sort(options.families.begin(), options.families.end(),
@@ -106,10 +143,15 @@ Result<std::shared_ptr<Region>> WorkspaceImpl::buildRegion(const RegionRecord& r
     for (const StoreFileRecord& file : files) {
       if (file.regionId != record.id || file.family != family.name) continue;
       Result<StoreFileMeta> meta = StoreFileMeta::decode(file.meta);
-      if (!meta)
-        return Status::corruption("table '" + options.name + "', region " + std::to_string(record.id) + ", family '" +
-                                  family.name + "', store file " + std::to_string(file.id) + ": " +
-                                  meta.status().message());
+      if (!meta) {
+        // The rest of the workspace stays readable: only this store is.
+        version->damaged.push_back(
+            {file.id, file.maxSeq,
+             Status::corruption("table '" + options.name + "', region " + std::to_string(record.id) + ", family '" +
+                                family.name + "', store file " + std::to_string(file.id) + ": " +
+                                meta.status().message() + " (keyscope-cli check --repair drops the file)")});
+        continue;
+      }
       auto reader = std::make_unique<StoreFileReader>(file.id, std::move(meta).value(),
                                                       StoreFileLabel{options.name, record.id, family.name}, m_cache.get());
       version->files.push_back(std::make_shared<LiveStoreFile>(std::move(reader), file.maxSeq, m_obsolete));
@@ -134,8 +176,14 @@ Status WorkspaceImpl::load() {
   Result<std::vector<RegionHistoryRecord>> history = m_catalog->loadRegionHistory();
   if (!history) return history.status();
   if (Status s = loadServerSettings(); !s) return s;
+  if (Status s = checkCatalogReferences(*tables, *regions, *files); !s) return s;
 
-  // Pages of interrupted flushes and compactions, and of obsolete files.
+  // Pages of interrupted flushes and compactions, and of obsolete files. A
+  // file still listed as live is never one of them, whatever pending_files
+  // says (a damaged row there must not delete a live file's pages).
+  std::set<int64_t> liveFiles;
+  for (const StoreFileRecord& file : *files) liveFiles.insert(file.id);
+  std::erase_if(pending.value(), [&](int64_t id) { return liveFiles.count(id) > 0; });
   if (!pending->empty()) {
     if (Status s = m_catalog->begin(); !s) return s;
     for (int64_t id : *pending) {
@@ -185,7 +233,9 @@ Status WorkspaceImpl::load() {
   m_lastSeq = m_catalog->maxWalSeq();
   Status replay = m_catalog->readWal([&](int64_t seq, BytesView data) -> Status {
     Result<std::vector<LogEntry>> entries = decodeLogRecord(seq, data);
-    if (!entries) return entries.status();
+    if (!entries)
+      return Status::corruption(path() + ": " + entries.status().message() +
+                                " (keyscope-cli check --repair drops the record, losing its writes)");
     for (const LogEntry& entry : *entries) {
       Region* region = nullptr;
       if (const auto live = m_regions.find(entry.regionId); live != m_regions.end()) {
@@ -393,6 +443,12 @@ Status WorkspaceImpl::unlistFilesLocked(const StoreVersion& version,
     if (Status s = m_catalog->addPendingFile(file->reader->id()); !s) return s;
     retired->push_back(file);
   }
+  // Damaged files go with their store when it is dropped on purpose; no
+  // reader holds them, so their pages go at the next open.
+  for (const DamagedStoreFile& file : version.damaged) {
+    if (Status s = m_catalog->deleteStoreFileRow(file.id); !s) return s;
+    if (Status s = m_catalog->addPendingFile(file.id); !s) return s;
+  }
   return Status::ok();
 }
 
@@ -498,6 +554,8 @@ Result<std::vector<RegionInfo>> WorkspaceImpl::regions(std::string_view name) co
         info.rawBytes += meta.rawBytes;
         info.cells += meta.cellCount;
       }
+      info.storeFiles += static_cast<uint32_t>(version->damaged.size());  // of unknown size
+      info.damagedStoreFiles += static_cast<uint32_t>(version->damaged.size());
     }
     infos.push_back(std::move(info));
   }
@@ -510,7 +568,16 @@ Result<std::vector<StoreFileInfo>> WorkspaceImpl::storeFiles(std::string_view na
   std::vector<StoreFileInfo> infos;
   for (const auto& region : (*table)->regions) {
     for (const auto& [family, store] : region->stores) {
-      for (const auto& file : store->current()->files) {
+      const auto version = store->current();
+      for (const DamagedStoreFile& file : version->damaged) {
+        StoreFileInfo info;
+        info.id = file.id;
+        info.regionId = region->id;
+        info.family = family;
+        info.damage = file.problem.message();
+        infos.push_back(std::move(info));
+      }
+      for (const auto& file : version->files) {
         const StoreFileMeta& meta = file->reader->meta();
         StoreFileInfo info;
         info.id = file->reader->id();

@@ -8,6 +8,7 @@
 
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
+#include "engine/region_partition.h"
 #include "engine/workspace_impl.h"
 #include "xxhash.h"
 
@@ -255,25 +256,11 @@ Result<std::vector<RegionHistoryEntry>> WorkspaceImpl::regionHistory(std::string
 }
 
 Status WorkspaceImpl::checkRegionsPartition(const Table& table) {
-  // Regions sorted by start row must cover the key space exactly.
-  const auto bad = [&](const std::string& what) {
-    return Status::corruption("table '" + table.options.name + "': its regions " + what);
-  };
-  if (table.regions.empty()) return bad("are missing");
-  if (!table.regions.front()->startRow.empty())
-    return bad("do not start at the first row (region " + std::to_string(table.regions.front()->id) + ")");
-  if (!table.regions.back()->endRow.empty())
-    return bad("do not reach the last row (region " + std::to_string(table.regions.back()->id) + ")");
-  for (size_t i = 0; i + 1 < table.regions.size(); ++i) {
-    const Region& r = *table.regions[i];
-    const Region& next = *table.regions[i + 1];
-    if (r.endRow != next.startRow)
-      return bad("leave a gap or overlap between region " + std::to_string(r.id) + " and region " +
-                 std::to_string(next.id));
-    if (BytesView(r.startRow) >= BytesView(r.endRow) && !r.startRow.empty())
-      return bad("include an empty range (region " + std::to_string(r.id) + ")");
-  }
-  return Status::ok();
+  std::vector<RegionBounds> bounds;
+  for (const auto& region : table.regions) bounds.push_back({region->id, region->startRow, region->endRow});
+  const std::string problem = regionPartitionProblem(bounds);
+  if (problem.empty()) return Status::ok();
+  return Status::corruption("table '" + table.options.name + "': its regions " + problem);
 }
 
 }  // namespace keyscope::engine

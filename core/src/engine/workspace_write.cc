@@ -203,7 +203,7 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
     LogRecordBuilder builder(cells.size());
     for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, batch.key(cell), cell.value);
     const int64_t seq = m_lastSeq + 1;
-    std::string record = std::move(builder).finish();
+    std::string record = std::move(builder).finish(seq);
     if (durability == Durability::kAsyncWal) {
       m_asyncLog.emplace_back(seq, std::move(record));
       if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);

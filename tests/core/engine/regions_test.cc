@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine_test_util.h"
+#include "older_formats.h"
 
 namespace keyscope::test {
 namespace {
@@ -464,6 +465,7 @@ TEST(RegionsUpgrade, AFormatTwoWorkspaceGainsHistoryAndServers) {
     ASSERT_TRUE((*ws)->createTable(t, {Bytes("m")}).isOk());
     ASSERT_TRUE((*ws)->put(kTable, Put{"a", {{"f", "q", 1, "x"}}}).isOk());
   }
+  downgradeToFormat3(path);
   {
     // What format 2 had: no history, no settings, no server column.
     sqlite3* db = nullptr;

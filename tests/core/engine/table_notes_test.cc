@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include "engine_test_util.h"
+#include "older_formats.h"
 
 namespace keyscope::test {
 namespace {
@@ -78,7 +79,9 @@ TEST(TableNotes, AWorkspaceWrittenBeforeExamplesExistedOpensWithNone) {
     ASSERT_TRUE(ws->createTable(notedTable("visits")).isOk());
     ASSERT_TRUE(ws->put("visits", {"r", {{"v", "q", 5, "x"}}}).isOk());
   }
-  // An older build wrote the options without the "examples" key.
+  // An older build wrote the options without the "examples" key (and
+  // without a checksum).
+  downgradeToFormat3(path);
   rewriteCatalog(path, "UPDATE tables SET options = json_remove(options, '$.examples')");
   std::unique_ptr<Workspace> ws = openOrFail(path);
   ASSERT_NE(ws, nullptr);
@@ -101,6 +104,7 @@ TEST(TableNotes, ExamplesOfTheWrongTypeInTheCatalogAreCorruptionNotACrash) {
     ASSERT_NE(ws, nullptr);
     ASSERT_TRUE(ws->createTable(notedTable("visits")).isOk());
   }
+  downgradeToFormat3(path);
   rewriteCatalog(path, "UPDATE tables SET options = json_set(options, '$.examples', json('[1, 2]'))");
   Result<std::unique_ptr<Workspace>> ws = Workspace::open(path);
   ASSERT_FALSE(ws.isOk());
