@@ -30,5 +30,6 @@ int runExportCommand(const Args& args, Streams io);
 int runShellCommand(const Args& args, Streams io);
 int runDemoCommand(const Args& args, Streams io);
 int runWorkloadCommand(const Args& args, Streams io);
+int runCheckCommand(const Args& args, Streams io);
 
 }  // namespace keyscope::cli

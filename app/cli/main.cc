@@ -24,10 +24,13 @@ constexpr const char* kUsage =
     "  demo WORKSPACE [--force]          builds the demo workspace: a table per schema-design lesson\n"
     "  workload WORKSPACE TABLE [--preset P | --design D] [--ops N] [--clients C] [--servers S]\n"
     "           [--format jsonl] ...     runs a key design through the engine: hotspots, splits, verdict\n"
+    "  check WORKSPACE [--repair] [--json]\n"
+    "                                    verifies every page, index, bloom filter and region; --repair\n"
+    "                                    drops what is damaged, saying what is lost (docs/CHECK.md)\n"
     "\n"
     "Key schemas are one line, e.g. 'salt:salt(16, user) | user:utf8 | ts:i64 desc'\n"
-    "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 1 some shell commands failed,\n"
-    "2 bad input (one line on stderr).\n";
+    "(docs/KEY-SCHEMAS.md). Exit status: 0 ok, 1 some shell commands failed (check: damage\n"
+    "found), 2 bad input (one line on stderr), 3 check --repair repaired the workspace.\n";
 
 }  // namespace
 
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   if (args[0] == "shell") return keyscope::cli::runShellCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "demo") return keyscope::cli::runDemoCommand({args.begin() + 1, args.end()}, io);
   if (args[0] == "workload") return keyscope::cli::runWorkloadCommand({args.begin() + 1, args.end()}, io);
+  if (args[0] == "check") return keyscope::cli::runCheckCommand({args.begin() + 1, args.end()}, io);
   std::cerr << "keyscope-cli: unknown command '" << args[0] << "' (try keyscope-cli --help)\n";
   return keyscope::cli::kExitBadInput;
 }
