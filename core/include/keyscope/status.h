@@ -35,6 +35,9 @@ class [[nodiscard]] Status {
 
   // "InvalidArgument: column 7: unknown type 'int'"; "OK" for success.
   std::string toString() const;
+  // The same code with another message (the old one with context around
+  // it, say). OK stays OK.
+  Status withMessage(std::string msg) const { return isOk() ? Status() : Status(m_code, std::move(msg)); }
 
  private:
   Status(Code code, std::string msg) : m_code(code), m_message(std::move(msg)) {}

@@ -186,6 +186,16 @@ struct OpenOptions {
   bool backgroundCompaction = true;        // compact when a store has kCompactionTrigger files
   // The clock server-assigned timestamps and TTLs use; default: system time in ms.
   std::function<int64_t()> clock;
+  // Told when unattended work fails: a flush or compaction the engine started
+  // itself, or the write of asynchronously logged batches. Called on the
+  // workspace's background thread, once per failing region and kind of work
+  // until it succeeds again (a failed flush is retried on later writes), so
+  // it must be quick and must not call the workspace. Nothing is lost by such
+  // a failure: the data stays in memory and in the log; when a flush keeps
+  // failing, writes to the region fail once its memstore holds twice its
+  // flush size (the Status says why). waitForBackgroundWork() returns the
+  // first such failure too.
+  std::function<void(const Status&)> onBackgroundError;
 };
 
 class Workspace {
@@ -285,7 +295,8 @@ class Workspace {
   virtual int64_t now() const = 0;
   virtual void setClock(std::optional<int64_t> nowMillis) = 0;
 
-  // Waits until background flushes and compactions queued so far are done.
+  // Waits until background flushes and compactions queued so far are done;
+  // returns the first failure of unattended work since the last call.
   virtual Status waitForBackgroundWork() = 0;
 };
 

@@ -114,11 +114,9 @@ class ImportPass {
     if (m_batch.empty() && m_batchRecords == 0) return Status::ok();
     if (!m_batch.empty()) {
       if (Status s = m_ws.mutate(m_table, m_batch, m_options.write); !s) {
-        return Status(s.code() == Status::Code::kInvalidArgument
-                          ? Status::invalidArgument("writing lines " + std::to_string(m_batchFirstLine) + "-" +
-                                                    std::to_string(m_batchLastLine) + ": " + s.message() + "; " +
-                                                    writtenSoFar())
-                          : s);
+        // Whatever stopped it (a bad value, a full disk): where, and how much is in.
+        return s.withMessage("writing lines " + std::to_string(m_batchFirstLine) + "-" +
+                             std::to_string(m_batchLastLine) + ": " + s.message() + "; " + writtenSoFar());
       }
     }
     m_report->imported += m_batchRecords;

@@ -39,8 +39,10 @@ std::optional<LockHolder> flockHolder(int fd) {
     unsigned long devMajor = 0, devMinor = 0;
     unsigned long long inode = 0;
     char colon1 = 0, colon2 = 0;
-    if (!(parts >> std::hex >> devMajor >> colon1 >> devMinor >> colon2 >> std::dec >> inode)) continue;
-    if (devMajor != major(st.st_dev) || devMinor != minor(st.st_dev) || inode != st.st_ino) continue;
+    if (!(parts >> std::hex >> devMajor >> colon1 >> devMinor >> colon2 >> std::dec >> inode))
+      continue;
+    if (devMajor != major(st.st_dev) || devMinor != minor(st.st_dev) || inode != st.st_ino)
+      continue;
     return LockHolder{pid, processName(pid)};
   }
   return std::nullopt;
@@ -51,8 +53,11 @@ Status workspaceInUse(const std::string& path, int fd) {
   if (holder && holder->pid == static_cast<long>(::getpid()))
     return Status::busy(path + " is already open in this process; close it first");
   std::string who;
-  if (holder) who = " (" + (holder->name.empty() ? std::string() : holder->name + ", ") + "pid " + std::to_string(holder->pid) + ")";
-  return Status::busy(path + " is open in another Keyscope process" + who + "; close it there first");
+  if (holder)
+    who = " (" + (holder->name.empty() ? std::string() : holder->name + ", ") + "pid " +
+          std::to_string(holder->pid) + ")";
+  return Status::busy(path + " is open in another Keyscope process" + who +
+                      "; close it there first");
 }
 
 }  // namespace keyscope::engine

@@ -4,19 +4,14 @@
 
 #include <cstring>
 
+#include "engine/sqlite_util.h"
+
 namespace keyscope::engine {
 
 namespace {
 
 std::string pageName(int64_t fileId, uint32_t pageNo) {
   return "page " + std::to_string(pageNo) + " of store file " + std::to_string(fileId);
-}
-
-Status sqliteError(sqlite3* db, int rc, const std::string& what) {
-  std::string msg = what + ": " + sqlite3_errmsg(db) + " (" + sqlite3_errstr(rc) + ")";
-  if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) return Status::busy(std::move(msg));
-  if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB) return Status::corruption(std::move(msg));
-  return Status::ioError(std::move(msg));
 }
 
 Status checkIds(int64_t fileId, uint32_t pageNo) {

@@ -14,8 +14,11 @@
 
 namespace keyscope::engine {
 
-// An IOError (or Corruption for SQLITE_CORRUPT/SQLITE_NOTADB) saying what was
-// being done and what SQLite said.
+// An IOError (Corruption for SQLITE_CORRUPT/SQLITE_NOTADB, Busy for
+// SQLITE_BUSY/SQLITE_LOCKED) saying what was being done and what SQLite said.
+// A write that ran out of room says so first, naming the file: "disk full",
+// "file size limit reached (ulimit -f: N bytes)" or "disk quota exceeded",
+// then " while writing PATH".
 Status sqliteError(sqlite3* db, int rc, std::string_view what);
 
 // Runs one or more statements without results.

@@ -161,6 +161,13 @@ class WorkspaceImpl final : public Workspace {
   void workerLoop();
   std::future<Status> enqueue(TaskKind kind, int64_t regionId, bool wantResult);
   Status runTask(const Task& task);
+  // After a task ran: the flush attempts writers wait on, the first failure
+  // waitForBackgroundWork() returns, and OpenOptions::onBackgroundError.
+  void recordOutcome(const Task& task, const Status& status);
+  // The failure of a flush of the region that finished after `attempts`
+  // had (OK when none failed). REQUIRES: m_queueMutex.
+  uint64_t flushAttemptsLocked(int64_t regionId) const;
+  Status flushFailureSinceLocked(int64_t regionId, uint64_t attempts) const;
   Status flushRegion(const std::shared_ptr<Region>& region);
   // REQUIRES: m_maintenance held.
   Status flushRegionLocked(const std::shared_ptr<Region>& region);
@@ -246,6 +253,15 @@ class WorkspaceImpl final : public Workspace {
   bool m_busy = false;
   bool m_stopping = false;
   Status m_backgroundError;  // first failure of unattended work (under m_queueMutex)
+  // Per region: flushes finished and the last one's outcome (under m_queueMutex).
+  struct FlushOutcome {
+    uint64_t attempts = 0;
+    Status last;
+  };
+  std::map<int64_t, FlushOutcome> m_flushOutcomes;
+  // Unattended work failing now, by region and kind: reported once until it
+  // succeeds again (under m_queueMutex).
+  std::set<std::pair<int64_t, TaskKind>> m_failingWork;
 };
 
 }  // namespace keyscope::engine

@@ -94,6 +94,10 @@ void WorkspaceImpl::workerLoop() {
       if (m_queue.empty()) {
         if (m_stopping) return;
         lock.unlock();
+        // Asynchronously logged batches whose commit failed (a full disk)
+        // wait in memory; they are retried here until they are in the log.
+        const Task retryLog{TaskKind::kSyncLog, 0, nullptr};
+        recordOutcome(retryLog, runTask(retryLog));
         deleteObsoleteFiles();
         (void)persistStatistics();  // statistics only: a failure retries next time
         continue;
@@ -111,9 +115,9 @@ void WorkspaceImpl::workerLoop() {
     Status status = runTask(task);
     deleteObsoleteFiles();
     (void)persistStatistics();
+    recordOutcome(task, status);
     {
       std::lock_guard lock(m_queueMutex);
-      if (task.done == nullptr && !status && m_backgroundError.isOk()) m_backgroundError = status;
       m_busy = false;
     }
     if (task.done != nullptr) task.done->set_value(status);
@@ -122,18 +126,56 @@ void WorkspaceImpl::workerLoop() {
 }
 
 Status WorkspaceImpl::runTask(const Task& task) {
-  if (task.kind == TaskKind::kSyncLog) return syncAsyncLog();
+  // Failures say which work on which table failed: a background one reaches
+  // the user with nothing else around it.
+  const auto inContext = [](const Status& s, const std::string& what) { return s.withMessage(what + ": " + s.message()); };
+  if (task.kind == TaskKind::kSyncLog) return inContext(syncAsyncLog(), "logging asynchronously written batches");
   std::shared_ptr<Region> region = regionById(task.regionId);
   if (region == nullptr) return Status::ok();  // dropped meanwhile
-  if (task.kind == TaskKind::kFlush) return flushRegion(region);
+  const std::string where = "table '" + region->tableName + "' (region " + std::to_string(region->id) + ")";
+  if (task.kind == TaskKind::kFlush) return inContext(flushRegion(region), "flushing " + where);
   if (task.kind == TaskKind::kSplit) {
     Result<std::vector<int64_t>> daughters = splitRegionAs(region->id, std::nullopt, RegionOrigin::kSizeSplit, true);
-    return daughters.status();
+    return inContext(daughters.status(), "splitting " + where);
   }
+  const bool major = task.kind == TaskKind::kMajorCompaction;
   for (const auto& [family, store] : region->stores) {
-    if (Status s = compactStore(region, family, task.kind == TaskKind::kMajorCompaction); !s) return s;
+    if (Status s = compactStore(region, family, major); !s)
+      return inContext(s, (major ? "major compaction of " : "compaction of ") + where);
   }
   return Status::ok();
+}
+
+void WorkspaceImpl::recordOutcome(const Task& task, const Status& status) {
+  bool report = false;
+  {
+    std::lock_guard lock(m_queueMutex);
+    if (task.kind == TaskKind::kFlush) {
+      FlushOutcome& outcome = m_flushOutcomes[task.regionId];
+      ++outcome.attempts;
+      outcome.last = status;
+    }
+    const auto work = std::make_pair(task.regionId, task.kind);
+    if (status) {
+      m_failingWork.erase(work);
+    } else if (task.done == nullptr) {  // unattended: nobody else hears of it
+      if (m_backgroundError.isOk()) m_backgroundError = status;
+      report = m_failingWork.insert(work).second;
+    }
+  }
+  if (task.kind == TaskKind::kFlush) m_flushed.notify_all();  // writers wait for a flush's outcome
+  if (report && m_options.onBackgroundError) m_options.onBackgroundError(status);
+}
+
+uint64_t WorkspaceImpl::flushAttemptsLocked(int64_t regionId) const {
+  const auto it = m_flushOutcomes.find(regionId);
+  return it == m_flushOutcomes.end() ? 0 : it->second.attempts;
+}
+
+Status WorkspaceImpl::flushFailureSinceLocked(int64_t regionId, uint64_t attempts) const {
+  const auto it = m_flushOutcomes.find(regionId);
+  if (it == m_flushOutcomes.end() || it->second.attempts <= attempts) return Status::ok();
+  return it->second.last;
 }
 
 Status WorkspaceImpl::syncAsyncLog() {
@@ -202,7 +244,12 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   std::lock_guard maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
-  return flushRegionLocked(region);
+  // A retry of a flush that failed (a full disk, say) writes the memstores
+  // switched out then; what was written since follows, as a flush takes all.
+  const bool retry = region->pendingFlushSeq >= 0;
+  Status status = flushRegionLocked(region);
+  if (status && retry) status = flushRegionLocked(region);
+  return status;
 }
 
 Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {

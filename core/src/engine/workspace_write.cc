@@ -165,17 +165,34 @@ Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_loc
                                      bool* waited) {
   // Backpressure: wait while a region is far past its flush size and its
   // previous flush has not finished (the memstore would grow without bound).
+  // When a flush of the region ends in failure meanwhile (a full disk, say),
+  // the write fails saying so; it goes through once a later flush succeeds.
   *waited = false;
   for (Region* region : regionsOf(batch.cells)) {
     auto table = findTable(region->tableName);
     const uint64_t limit = kMemstoreBlockingMultiplier * (table != nullptr ? table->options.memstoreFlushSize : 0);
     if (table == nullptr || region->memstoreBytes() <= limit) continue;
+    uint64_t attempts = 0;
+    {
+      std::lock_guard queue(m_queueMutex);
+      attempts = flushAttemptsLocked(region->id);
+    }
     maybeScheduleFlush(*region);
     *waited = true;
-    if (m_flushed.wait_for(writeLock, std::chrono::seconds(1)) == std::cv_status::timeout) {
+    m_flushed.wait_for(writeLock, std::chrono::seconds(1));
+    const uint64_t held = region->memstoreBytes();
+    if (held <= limit) return Status::ok();  // a failed flush switched memstores too: room for now
+    Status failed;
+    {
       std::lock_guard queue(m_queueMutex);
-      if (!m_backgroundError.isOk()) return m_backgroundError;
+      failed = flushFailureSinceLocked(region->id, attempts);
     }
+    if (!failed)
+      return failed.withMessage("table '" + region->tableName +
+                                "' takes no more writes until its memstore can be flushed (region " +
+                                std::to_string(region->id) + " holds " + std::to_string(held) +
+                                " bytes, more than twice its flush size); nothing of this write was applied: " +
+                                failed.message());
     return Status::ok();
   }
   return Status::ok();
@@ -209,7 +226,8 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
       if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);
     } else if (Status s = commitLogLocked(std::make_pair(seq, std::move(record)), durability == Durability::kFsyncWal);
                !s) {
-      return s;  // nothing applied: the batch is all or nothing
+      // Nothing applied: the batch is all or nothing.
+      return s.withMessage("logging the write: " + s.message() + "; nothing of this write was applied");
     }
     m_lastSeq = seq;
   }

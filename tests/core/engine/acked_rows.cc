@@ -27,7 +27,8 @@ Bytes ackedRowValue(int i, size_t bytes) {
   uint64_t state = static_cast<uint64_t>(i) * uint64_t{0x2545f4914f6cdd1d} + 1;
   for (size_t at = 0; at < bytes; at += 8) {
     state = splitmix(state);
-    for (size_t b = 0; b < 8 && at + b < bytes; ++b) value[at + b] = static_cast<char>(state >> (8 * b));
+    for (size_t b = 0; b < 8 && at + b < bytes; ++b)
+      value[at + b] = static_cast<char>(state >> (8 * b));
   }
   return value;
 }
@@ -48,7 +49,8 @@ TableOptions ackedTable(uint64_t memstoreFlushSize) {
 
 Status putAckedRows(Workspace& ws, int first, int last, size_t valueBytes, Durability durability) {
   std::vector<Mutation> batch;
-  for (int i = first; i < last; ++i) batch.emplace_back(Put{ackedRowKey(i), {{"f", "v", 1, ackedRowValue(i, valueBytes)}}});
+  for (int i = first; i < last; ++i)
+    batch.emplace_back(Put{ackedRowKey(i), {{"f", "v", 1, ackedRowValue(i, valueBytes)}}});
   return ws.mutate(kAckedTable, batch, WriteOptions{durability});
 }
 
@@ -65,7 +67,8 @@ std::string checkAckedRows(const Workspace& ws, const std::set<int>& rows, size_
   size_t seen = 0;
   while ((*scanner)->next(&row)) {
     ++seen;
-    while (expected != rows.end() && ackedRowKey(*expected) < row.row) note("missing " + ackedRowKey(*expected++));
+    while (expected != rows.end() && ackedRowKey(*expected) < row.row)
+      note("missing " + ackedRowKey(*expected++));
     if (expected == rows.end() || ackedRowKey(*expected) != row.row) {
       note("unexpected " + row.row);
       continue;
@@ -77,7 +80,8 @@ std::string checkAckedRows(const Workspace& ws, const std::set<int>& rows, size_
   if (!(*scanner)->status()) return "scan: " + (*scanner)->status().toString();
   while (expected != rows.end()) note("missing " + ackedRowKey(*expected++));
   if (shown == 0) return {};
-  problems << "(" << shown << " problems; " << seen << " rows seen, " << rows.size() << " expected)";
+  problems << "(" << shown << " problems; " << seen << " rows seen, " << rows.size()
+           << " expected)";
   return problems.str();
 }
 
@@ -91,6 +95,8 @@ std::set<int> ackedRows(const std::vector<std::string>& lines) {
   return rows;
 }
 
-std::string ackLine(int first, int last) { return "A " + std::to_string(first) + " " + std::to_string(last); }
+std::string ackLine(int first, int last) {
+  return "A " + std::to_string(first) + " " + std::to_string(last);
+}
 
 }  // namespace keyscope::test

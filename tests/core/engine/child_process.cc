@@ -67,7 +67,8 @@ std::optional<std::string> ChildProcess::readLine(std::chrono::milliseconds time
       return line;
     }
     if (m_fd < 0) return std::nullopt;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return std::nullopt;
     pollfd p{m_fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left));
@@ -85,10 +86,12 @@ std::optional<std::string> ChildProcess::readLine(std::chrono::milliseconds time
   }
 }
 
-std::optional<std::string> ChildProcess::waitFor(const std::string& prefix, std::chrono::milliseconds timeout) {
+std::optional<std::string> ChildProcess::waitFor(const std::string& prefix,
+                                                 std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return std::nullopt;
     std::optional<std::string> line = readLine(left);
     if (!line) return std::nullopt;
@@ -128,7 +131,8 @@ uint64_t largestWorkspaceFile(const std::string& path) {
   uint64_t largest = 0;
   for (const char* suffix : {"", "-wal", "-shm"}) {
     struct stat st {};
-    if (::stat((path + suffix).c_str(), &st) == 0) largest = std::max(largest, static_cast<uint64_t>(st.st_size));
+    if (::stat((path + suffix).c_str(), &st) == 0)
+      largest = std::max(largest, static_cast<uint64_t>(st.st_size));
   }
   return largest;
 }

@@ -31,7 +31,8 @@ constexpr int kRowsPerBatch = 4;
 // In the child: opens the workspace ("R" once open), then writes batches of
 // rows, flushing every 25th, until `stopFile` exists ("D" then, and the
 // workspace closes) or a write fails ("E ...").
-int writeUntilStopped(const std::string& path, const std::string& stopFile, const ChildReporter& out) {
+int writeUntilStopped(const std::string& path, const std::string& stopFile,
+                      const ChildReporter& out) {
   OpenOptions options;
   options.createIfMissing = false;
   Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, options);
@@ -78,7 +79,8 @@ class SecondProcess : public ::testing::Test {
   }
   // Waits until the child has acknowledged `batches` more batches.
   void letItWrite(ChildProcess& child, int batches) {
-    for (int i = 0; i < batches; ++i) ASSERT_TRUE(child.waitFor("A ")) << ::testing::PrintToString(child.lines());
+    for (int i = 0; i < batches; ++i)
+      ASSERT_TRUE(child.waitFor("A ")) << ::testing::PrintToString(child.lines());
   }
   void stop(ChildProcess& child) {
     std::ofstream(stopFile()).put('\n');
@@ -102,9 +104,10 @@ TEST_F(SecondProcess, AnOpenWhileAnotherProcessWritesIsRefusedNamingTheFileAndTh
     Result<std::unique_ptr<Workspace>> second = Workspace::open(path());
     ASSERT_FALSE(second) << "a second process opened a workspace that is open";
     EXPECT_EQ(second.status().code(), Status::Code::kBusy);
-    EXPECT_THAT(second.status().message(),
-                AllOf(HasSubstr(path() + " is open in another Keyscope process ("),
-                      HasSubstr("pid " + std::to_string(writer->pid()) + "); close it there first")));
+    EXPECT_THAT(
+        second.status().message(),
+        AllOf(HasSubstr(path() + " is open in another Keyscope process ("),
+              HasSubstr("pid " + std::to_string(writer->pid()) + "); close it there first")));
   }
   const size_t ackedBefore = ackedRows(writer->lines()).size();
   letItWrite(*writer, 10);  // the refused opens disturbed nothing
@@ -158,11 +161,13 @@ std::vector<std::string> query(sqlite3* db, const char* sql) {
   const int rc = sqlite3_exec(
       db, sql,
       [](void* out, int, char** values, char**) {
-        static_cast<std::vector<std::string>*>(out)->push_back(values[0] != nullptr ? values[0] : "NULL");
+        static_cast<std::vector<std::string>*>(out)->push_back(values[0] != nullptr ? values[0]
+                                                                                    : "NULL");
         return 0;
       },
       &rows, &error);
-  if (rc != SQLITE_OK) rows.push_back(std::string("error: ") + (error != nullptr ? error : sqlite3_errstr(rc)));
+  if (rc != SQLITE_OK)
+    rows.push_back(std::string("error: ") + (error != nullptr ? error : sqlite3_errstr(rc)));
   sqlite3_free(error);
   return rows;
 }
