@@ -6,6 +6,7 @@
 
 #include "batch_json.h"
 #include "cli_io.h"
+#include "cli_workspace.h"
 #include "keyscope/engine_json.h"
 #include "keyscope/workspace.h"
 
@@ -435,7 +436,7 @@ int runBatchCommand(const Args& args, Streams io) {
     }
     in = &file;
   }
-  Result<std::unique_ptr<Workspace>> ws = Workspace::open(positional[0]);
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(positional[0], cliOpenOptions(positional[0]));
   if (!ws) {
     io.err << "keyscope-cli: " << ws.status().message() << "\n";
     return kExitBadInput;

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli_io.h"
+#include "cli_workspace.h"
 #include "csv_cli.h"
 #include "keyscope/csv_table.h"
 #include "keyscope/workspace.h"
@@ -159,9 +160,7 @@ int runImportCommand(const Args& args, Streams io) {
   options.header = header.value_or(options.columns.empty() ? CsvHeader::kUse : CsvHeader::kNone);
   if (Status s = validateDialect(options.dialect); !s) return usageError(io, s.message());
 
-  OpenOptions open;
-  open.createIfMissing = false;
-  Result<std::unique_ptr<Workspace>> ws = Workspace::open(wsPath, open);
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(wsPath, cliOpenOptions(wsPath, /*createIfMissing=*/false));
   if (!ws) return usageError(io, ws.status().message());
 
   ProgressLine line(io.err, progress.value_or(stderrIsTerminal()), stderrIsTerminal());

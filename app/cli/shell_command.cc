@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli_io.h"
+#include "cli_workspace.h"
 #include "keyscope/shell.h"
 
 namespace keyscope::cli {
@@ -165,7 +166,7 @@ int runShellCommand(const Args& args, Streams io) {
       return kExitBadInput;
     }
   }
-  Result<std::unique_ptr<Workspace>> ws = Workspace::open(positional[0]);
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(positional[0], cliOpenOptions(positional[0]));
   if (!ws) {
     io.err << "keyscope-cli: " << ws.status().message() << "\n";
     return kExitBadInput;
