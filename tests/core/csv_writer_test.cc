@@ -59,6 +59,21 @@ TEST(CsvWriter, WithoutQuotingRefusesFieldsThatWouldBreakTheRecord) {
   EXPECT_EQ(out.str(), "a,\"b\"\tc\nnext\n");  // the refused records wrote nothing
 }
 
+// Found by fuzz_csv_read: the refusal blamed a delimiter or line break the field does not hold.
+TEST(CsvWriter, WithoutQuotingALeadingByteOrderMarkIsRefusedSayingWhy) {
+  const std::string bom = "\xEF\xBB\xBF";
+  std::ostringstream out;
+  CsvWriter writer(out, {'|', std::nullopt, "\n"});
+  Status s = writer.writeRecord({bom + "a", "b"});
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "field 1 starts with a UTF-8 byte order mark, which a reader skips at the start of the input, and quoting "
+            "is off");
+  EXPECT_TRUE(writer.writeRecord({"c", bom}).isOk());
+  EXPECT_TRUE(writer.writeRecord({bom + "d"}).isOk());  // not at the start of the output: data
+  EXPECT_EQ(out.str(), "c|" + bom + "\n" + bom + "d\n");
+}
+
 TEST(CsvWriter, AFailedStreamIsAnIoError) {
   std::ostringstream out;
   out.setstate(std::ios::badbit);

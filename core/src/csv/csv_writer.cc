@@ -39,9 +39,15 @@ Status CsvWriter::endRecord() {
         m_line += field;
         continue;
       }
-      if (!m_dialect.quote)
+      if (!m_dialect.quote) {
+        // Only quotes keep a leading byte order mark of the first record (see needsQuotes).
+        const bool bom = m_records == 0 && i == 0 && field.starts_with("\xEF\xBB\xBF");
         return Status::invalidArgument("field " + std::to_string(i + 1) +
-                                       " holds the delimiter or a line break, and quoting is off");
+                                       (bom ? " starts with a UTF-8 byte order mark, which a reader skips at the "
+                                              "start of the input,"
+                                            : " holds the delimiter or a line break,") +
+                                       " and quoting is off");
+      }
       const char quote = *m_dialect.quote;
       m_line.push_back(quote);
       for (char c : field) {
