@@ -96,6 +96,13 @@ MainWindow::MainWindow(bool persistState, QWidget* parent)
   connect(m_session, &Session::openFailed, this, &MainWindow::onOpenFailed);
   connect(m_session, &Session::demoProgress, this, &MainWindow::onDemoProgress);
   connect(m_session, &Session::busyChanged, this, &MainWindow::onBusyChanged);
+  connect(m_session, &Session::backgroundFailed, this, [this](const QString& message) {
+    showError(tr("Background work failed"),
+              tr("%1\n\nNothing is lost: the data stays in memory and in the workspace's log, "
+                 "and the work is retried. Writes fail, saying why, while there is no room; "
+                 "free disk space to go on.")
+                  .arg(message));
+  });
   connect(m_tree, &WorkspaceTree::tableSelected, this, &MainWindow::onTableSelected);
   // Double-click on a cell (or its context menu): its history in the bottom dock,
   // read as of the browser's "View as of" clock.
@@ -494,8 +501,10 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message) {
     m_recent->remove(path);
     rebuildRecentMenu();
   }
+  // The engine's messages mostly name the file already ("PATH is open in
+  // another Keyscope process ..."): say it once.
   showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-            tr("%1\n\n%2").arg(path, message));
+            message.contains(path) ? message : tr("%1\n\n%2").arg(path, message));
 }
 
 void MainWindow::onDemoProgress(const QString& line, int done, int /*total*/) {

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <mutex>
 #include <utility>
 
 #include "keyscope/demo.h"
@@ -46,6 +47,24 @@ Status buildDemoFile(const QString& path, const QString& building, JobControl& j
 
 }  // namespace
 
+struct Session::BackgroundRelay {
+  std::mutex mutex;
+  Session* session = nullptr;  // under mutex
+
+  // Any thread.
+  void report(const Status& status) {
+    std::lock_guard lock(mutex);
+    if (session == nullptr) return;
+    // Queued to the session's thread; dropped if the session is gone by then.
+    QMetaObject::invokeMethod(
+        session,
+        [target = session, message = QString::fromStdString(status.message())] {
+          emit target->backgroundFailed(message);
+        },
+        Qt::QueuedConnection);
+  }
+};
+
 OpenOptions Session::openOptions(bool create) {
   OpenOptions options;
   options.createIfMissing = create;
@@ -53,9 +72,18 @@ OpenOptions Session::openOptions(bool create) {
   return options;
 }
 
-Session::Session(QObject* parent) : QObject(parent), m_openChannel(m_jobs.newChannel()) {}
+Session::Session(QObject* parent)
+    : QObject(parent),
+      m_openChannel(m_jobs.newChannel()),
+      m_relay(std::make_shared<BackgroundRelay>()) {
+  m_relay->session = this;
+}
 
 Session::~Session() {
+  {
+    std::lock_guard lock(m_relay->mutex);
+    m_relay->session = nullptr;
+  }
   close();
 }
 
@@ -79,8 +107,10 @@ void Session::open(const QString& path, bool create) {
   setBusy(true);
   m_jobs.submit(
       m_openChannel, this,
-      [absolute, create](JobControl&) {
-        return Workspace::open(absolute.toStdString(), openOptions(create));
+      [absolute, create, relay = m_relay](JobControl&) {
+        OpenOptions options = openOptions(create);
+        options.onBackgroundError = [relay](const Status& status) { relay->report(status); };
+        return Workspace::open(absolute.toStdString(), options);
       },
       [this, absolute](Result<std::unique_ptr<Workspace>> ws) {
         setBusy(false);

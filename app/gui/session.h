@@ -68,16 +68,26 @@ class Session : public QObject {
   void opened(const QString& path);
   void openFailed(const QString& path, const QString& message);
   void busyChanged(bool busy);
+  // Unattended work on the open workspace failed (a background flush on a
+  // full disk, say): nothing is lost, the engine retries, and writes fail
+  // with their own error once it cannot go on. Once per failing region and
+  // kind of work until it succeeds again (OpenOptions::onBackgroundError).
+  void backgroundFailed(const QString& message);
   // A line of the demo build's progress ("web_visits: 5,987 visits ...");
   // `done` of `total` steps.
   void demoProgress(const QString& line, int done, int total);
 
  private:
+  // Hands the engine thread's reports to the GUI thread; detached by the
+  // destructor, so a late report finds no session rather than a dead one.
+  struct BackgroundRelay;
+
   void adopt(const QString& path, std::unique_ptr<Workspace> workspace);
   void setBusy(bool busy);
 
   JobRunner m_jobs;
   JobRunner::ChannelId m_openChannel;
+  std::shared_ptr<BackgroundRelay> m_relay;
   std::unique_ptr<Workspace> m_workspace;
   QString m_path;
   bool m_busy = false;

@@ -1,10 +1,16 @@
 // Qt Test for the main window's wiring (app/gui, linked as keyscope_gui):
 // opening a workspace fills the tree with tables, families and regions;
 // selecting a table shows its description and examples and browses it; a
-// missing file is an error, not a crash; a dropped .ksw file opens; the
+// missing file is an error, not a crash, and so is a workspace another
+// process holds open; a failed background flush (a file size limit) is shown;
+// a dropped .ksw file opens; the
 // demo is built with progress (and a cancelled build leaves nothing); the
 // session waits for jobs before the workspace closes; the startup choice and
 // recent files; window state and choices that survive a restart.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDockWidget>
@@ -12,6 +18,7 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -137,6 +144,95 @@ class TestMainWindow : public QObject {
     QCOMPARE(failed.count(), 1);
     QVERIFY(window.session()->workspace() == nullptr);
     QVERIFY(window.lastError().contains(QStringLiteral("absent.ksw")));
+  }
+
+  void aWorkspaceAnotherProcessHoldsIsRefusedAndTheWindowGoesOn() {
+    // flock(1) holds the workspace's lock as another Keyscope process would
+    // (without forking: the process that holds the lock is `sleep` itself).
+    QProcess holder;
+    holder.start(QStringLiteral("flock"), {QStringLiteral("--no-fork"), m_path,
+                                           QStringLiteral("sleep"), QStringLiteral("60")});
+    QVERIFY2(holder.waitForStarted(), "flock(1) from util-linux");
+    QTRY_VERIFY_WITH_TIMEOUT(!keyscope::Workspace::open(m_path.toStdString()), 10000);
+    MainWindow window(/*persistState=*/false);
+    QSignalSpy failed(window.session(), &keyscope::Session::openFailed);
+    window.openWorkspace(m_path);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+    QVERIFY(window.session()->workspace() == nullptr);
+    const QString refusal =
+        QStringLiteral(
+            "%1 is open in another Keyscope process (sleep, pid %2); close it there first")
+            .arg(QFileInfo(m_path).absoluteFilePath())
+            .arg(holder.processId());
+    QVERIFY2(window.lastError().contains(refusal), qPrintable(window.lastError()));
+    // The window goes on: another workspace opens, and this one once released.
+    const QString other = m_dir.filePath(QStringLiteral("meanwhile.ksw"));
+    window.newWorkspace(other);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), other, 10000);
+    holder.kill();
+    QVERIFY(holder.waitForFinished());
+    window.openWorkspace(m_path);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), QFileInfo(m_path).absoluteFilePath(),
+                              10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isIdle(), 10000);
+  }
+
+  void aFailedBackgroundFlushIsShown() {
+    const QString path = m_dir.filePath(QStringLiteral("limited.ksw"));
+    {
+      auto ws = keyscope::test::openWorkspace(path);
+      keyscope::TableOptions table;
+      table.name = "big";
+      table.families = {keyscope::FamilyOptions{}};
+      table.families[0].name = "d";
+      table.memstoreFlushSize = 256 << 10;
+      keyscope::test::check(ws->createTable(table), "create");
+    }
+    MainWindow window(/*persistState=*/false);
+    window.openWorkspace(path);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->workspace() != nullptr && window.isIdle(), 10000);
+    keyscope::Workspace& ws = *window.session()->workspace();
+    // Writes go to the SQLite log (-wal) until a checkpoint, far off here.
+    const QByteArray log = (path + QStringLiteral("-wal")).toLocal8Bit();
+    const auto logSize = [&log] {
+      struct stat st {};
+      return ::stat(log.constData(), &st) == 0 ? st.st_size : off_t{0};
+    };
+    const auto put = [&ws](int n) {
+      std::string value(8 << 10, static_cast<char>('a' + n % 26));
+      return ws.put("big", keyscope::Put{keyscope::test::rowKey(n), {{"d", "v", 1, value}}});
+    };
+    // 28 rows of 8 KiB in memory, then room in the log for eight more (what
+    // a row costs there, measured), not for the flush of 32 the fourth of
+    // them starts.
+    const off_t before = logSize();
+    keyscope::test::check(put(0), "put");
+    const off_t perRow = std::max<off_t>(logSize() - before, 8 << 10);
+    for (int n = 1; n < 28; ++n) keyscope::test::check(put(n), "put");
+    // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of
+    // ending the test. The limit goes with the scope, however the test ends.
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct FileSizeLimit {
+      rlimit saved{};
+      explicit FileSizeLimit(rlim_t bytes) {
+        ::getrlimit(RLIMIT_FSIZE, &saved);
+        rlimit limited = saved;
+        limited.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &limited);
+      }
+      ~FileSizeLimit() { ::setrlimit(RLIMIT_FSIZE, &saved); }
+    };
+    {
+      const FileSizeLimit limit(static_cast<rlim_t>(logSize() + 8 * perRow));
+      for (int n = 28; n < 36 && put(n).isOk(); ++n) (void)ws.waitForBackgroundWork();
+      QTRY_VERIFY2_WITH_TIMEOUT(
+          window.lastError().contains(QStringLiteral("file size limit reached")),
+          qPrintable(window.lastError()), 10000);
+    }
+    QVERIFY2(window.lastError().contains(QStringLiteral("flushing table 'big'")),
+             qPrintable(window.lastError()));
+    QVERIFY2(window.lastError().contains(QStringLiteral("Nothing is lost")),
+             qPrintable(window.lastError()));
   }
 
   void openingAnotherWorkspaceReplacesTheFirst() {
