@@ -7,6 +7,8 @@ Real processes on real workspace files in a temporary directory:
   filled with a ballast file (skipped where mounting is not allowed): a clear
   error naming the line where it stopped and how many records were imported,
   exit status 1, and exactly those records there afterwards;
+- a background flush that fails (under a file size limit set with prlimit
+  while the shell runs) is reported on stderr as it happens, once;
 - `shell`, `batch` and `import` on a workspace another keyscope-cli holds
   open: refused with a message naming the file and the other process, exit
   status 2, and the first process goes on writing undisturbed; killed with
@@ -134,6 +136,63 @@ class ImportOnAFullDisk(unittest.TestCase):
         status, _, err = run("import", workspace, "t", self.csv)
         os.remove(ballast)
         self.expect_stopped_import(workspace, status, err, "disk full")
+
+
+class BackgroundFailures(unittest.TestCase):
+    def test_a_failed_background_flush_is_reported_on_stderr_once(self):
+        directory = tempfile.mkdtemp(prefix="keyscope-bg-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        workspace = os.path.join(directory, "ws.ksw")
+        shell(workspace, "create 't', {NAME => 'd'}, {MEMSTORE_FLUSHSIZE => 262144}")
+        # A shell whose file size limit is set while it runs (prlimit), with
+        # SIGXFSZ ignored so writes past it fail with EFBIG.
+        holder = subprocess.Popen([CLI, "shell", workspace, "--format", "jsonl"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
+                                  restore_signals=False)
+        self.addCleanup(lambda: holder.poll() is None and holder.kill())
+        rng = random.Random(3)
+        value = lambda: "".join(rng.choice("abcdefghij") for _ in range(8192))
+
+        def put(n):
+            holder.stdin.write("put 't', 'r%03d', 'd:v', '%s'\n" % (n, value()))
+            holder.stdin.flush()
+            return json.loads(holder.stdout.readline())
+
+        wal = workspace + "-wal"
+        # 28 rows of 8 KiB (the flush size is 32): what a row costs in the
+        # log, measured; then room for eight more, not for the flush.
+        self.assertEqual(put(0), {"cmd": "put", "ok": True})  # the shell has the workspace open
+        before = os.path.getsize(wal)
+        for n in range(1, 28):
+            self.assertEqual(put(n), {"cmd": "put", "ok": True})
+        per_row = (os.path.getsize(wal) - before) // 27
+        _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.prlimit(holder.pid, resource.RLIMIT_FSIZE, (os.path.getsize(wal) + 8 * per_row, hard))
+        acknowledged = 28
+        for n in range(28, 60):
+            if "error" in put(n):
+                break
+            acknowledged += 1
+        self.assertLess(acknowledged, 60, "the log filled up")
+        ready, _, _ = select.select([holder.stderr], [], [], 30)
+        self.assertTrue(ready, "no background failure reported")
+        report = holder.stderr.readline()
+        self.assertIn("keyscope-cli: %s: background work failed (nothing is lost" % workspace, report)
+        self.assertIn("flushing table 't' (region ", report)
+        self.assertIn("file size limit reached", report)
+        # With room again, writes go on (and the flush that failed goes through).
+        resource.prlimit(holder.pid, resource.RLIMIT_FSIZE, (hard, hard))
+        for n in range(100, 110):
+            self.assertEqual(put(n), {"cmd": "put", "ok": True})
+        holder.stdin.close()
+        self.assertEqual(holder.wait(timeout=60), 1, "a command failed")
+        rest = holder.stderr.read()
+        self.assertNotIn("background work failed", rest, "reported once")
+        holder.stdout.close()
+        holder.stderr.close()
+        [count] = shell(workspace, "count 't'")
+        self.assertEqual(count["rows"], acknowledged + 10)
 
 
 class OneProcessAtATime(unittest.TestCase):
