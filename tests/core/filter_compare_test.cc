@@ -144,6 +144,31 @@ TEST(FilterComparator, RegexErrorsAndLimits) {
   EXPECT_TRUE(ByteComparator::parse("regexstring:" + std::string(60, '(') + "a" + std::string(60, ')')).isOk());
 }
 
+// Found by fuzz_filter_parse: libstdc++ read these numbers into a long without
+// an overflow check (UBSan: signed integer overflow), and a count that wrapped
+// matched strings it should not have.
+TEST(FilterComparator, HugeRepetitionCountsAndBackReferencesAreRefusedBeforeCompiling) {
+  const auto message = [](const std::string& pattern) {
+    auto c = ByteComparator::parse("regexstring:" + pattern);
+    return c ? std::string("compiled") : c.status().message();
+  };
+  EXPECT_EQ(message("a{" + std::string(30, '1') + "}"),
+            "regular expression: repetition count " + std::string(24, '1') + "... at byte 3 is above the limit of 1000");
+  EXPECT_EQ(message("a{" + std::string(20, '9') + "}"),
+            "regular expression: repetition count " + std::string(20, '9') + " at byte 3 is above the limit of 1000");
+  EXPECT_EQ(message("a{1,2147483648}"), "regular expression: repetition count 2147483648 at byte 5 is above the limit of 1000");
+  EXPECT_EQ(message("ab{1001}"), "regular expression: repetition count 1001 at byte 4 is above the limit of 1000");
+  EXPECT_EQ(message("x\\11111111111111111111"),
+            "regular expression: back-reference at byte 2 is not supported (matching stays polynomial without them)");
+  EXPECT_EQ(message("a{1000}"), "compiled");
+  EXPECT_EQ(message("a{0000001000}"), "compiled");
+  EXPECT_EQ(message("a{2,}b{0,1000}"), "compiled");
+  EXPECT_EQ(message("[{99999999999}]"), "compiled");  // in a class: the characters themselves
+  EXPECT_EQ(message("\\{99999999999}"), "compiled");  // an escaped brace is a brace
+  EXPECT_EQ(comparatorOf("regexstring:^a{3}$").compareTo("aaa"), 0);
+  EXPECT_EQ(comparatorOf("regexstring:^a{3}$").compareTo("aaaa"), 1);
+}
+
 // Patterns at the limits compile and match with bounded recursion; arbitrary
 // patterns either compile or fail cleanly.
 TEST(FilterComparator, RegexAtTheLimitsAndArbitraryPatternsAreSafe) {

@@ -13,13 +13,45 @@ namespace {
 // the stack limit whatever the input (the parser is fuzzed).
 constexpr size_t kMaxRegexLength = 4096;
 constexpr int kMaxRegexNesting = 64;
+// libstdc++ reads a repetition count or a back-reference's number into a
+// long without checking for overflow (undefined behaviour, and a count that
+// wraps matches the wrong strings; found by fuzz_filter_parse), so both are
+// checked here first. It unrolls {n,m} into copies of the atom, so no useful
+// count is large: above 1000 is refused here, and an automaton that still
+// grows past libstdc++'s 100,000 states is its error.
+constexpr unsigned long kMaxRegexRepeat = 1000;
 
 char asciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The repetition {n}, {n,} or {n,m} that starts at pattern[at] == '{': an
+// error when a count is above kMaxRegexRepeat, else "" (also when it is no
+// repetition: std::regex judges that).
+std::string checkRepetition(std::string_view pattern, size_t at) {
+  size_t i = at + 1;
+  for (int count = 0; count < 2; ++count) {
+    const size_t start = i;
+    while (i < pattern.size() && isDigit(pattern[i])) ++i;
+    const std::string_view digits = pattern.substr(start, i - start);
+    std::string_view significant = digits;
+    while (significant.size() > 1 && significant.front() == '0') significant.remove_prefix(1);
+    if (significant.size() > 4 || (!significant.empty() && std::stoul(std::string(significant)) > kMaxRegexRepeat)) {
+      return "repetition count " + std::string(digits.substr(0, 24)) + (digits.size() > 24 ? "..." : "") +
+             " at byte " + std::to_string(start + 1) + " is above the limit of " + std::to_string(kMaxRegexRepeat);
+    }
+    if (i >= pattern.size() || pattern[i] != ',') break;
+    ++i;
+  }
+  return "";
+}
+
 // Java's Pattern.DOTALL (HBase's default flag) lets '.' match line terminators;
 // ECMAScript's '.' does not. Rewrites each unescaped '.' outside a bracket
-// expression to [\s\S]. Also measures the group nesting depth.
-std::string withDotAll(std::string_view pattern, int* maxNesting) {
+// expression to [\s\S]. Also measures the group nesting depth, and sets
+// *problem (when still empty) for what must not reach std::regex: a
+// back-reference, or a repetition count above the limit.
+std::string withDotAll(std::string_view pattern, int* maxNesting, std::string* problem) {
   std::string out;
   out.reserve(pattern.size() + 16);
   bool inBracket = false;
@@ -28,6 +60,10 @@ std::string withDotAll(std::string_view pattern, int* maxNesting) {
   for (size_t i = 0; i < pattern.size(); ++i) {
     char c = pattern[i];
     if (c == '\\' && i + 1 < pattern.size()) {
+      if (!inBracket && pattern[i + 1] >= '1' && pattern[i + 1] <= '9' && problem->empty()) {
+        *problem = "back-reference at byte " + std::to_string(i + 1) +
+                   " is not supported (matching stays polynomial without them)";
+      }
       out += c;
       out += pattern[++i];
       continue;
@@ -44,6 +80,7 @@ std::string withDotAll(std::string_view pattern, int* maxNesting) {
       // so nothing special is needed here.
       continue;
     }
+    if (c == '{' && problem->empty()) *problem = checkRepetition(pattern, i);
     if (c == '(') *maxNesting = std::max(*maxNesting, ++nesting);
     if (c == ')' && nesting > 0) --nesting;
     if (c == '.') {
@@ -93,7 +130,9 @@ Result<ByteComparator> ByteComparator::make(Kind kind, Bytes value) {
                                      " bytes; the limit is " + std::to_string(kMaxRegexLength));
     }
     int nesting = 0;
-    std::string pattern = withDotAll(c.m_value, &nesting);
+    std::string problem;
+    std::string pattern = withDotAll(c.m_value, &nesting, &problem);
+    if (!problem.empty()) return Status::invalidArgument("regular expression: " + problem);
     if (nesting > kMaxRegexNesting) {
       return Status::invalidArgument("regular expression nests groups " + std::to_string(nesting) +
                                      " deep; the limit is " + std::to_string(kMaxRegexNesting));
