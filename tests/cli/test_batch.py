@@ -86,6 +86,29 @@ class BatchTest(unittest.TestCase):
         self.assertIn("unknown op", answers[6]["error"])
         self.assertEqual(answers[7], {"rows": 0})  # nothing of the failed puts was applied
 
+    def test_limits_are_errors_that_name_the_limit_and_the_size(self):
+        long_row = "r" * 32768
+        long_q = "q" * 65536
+        status, answers, _ = batch(self.ws, [
+            table(),
+            {"op": "put", "table": "t", "row": long_row, "cells": [{"f": "d", "q": "q", "v": "x"}]},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": long_q, "v": "x"}]},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "q", "v": "v" * (10 * 1024 * 1024 + 1)}]},
+            {"op": "increment", "table": "t", "row": "c", "columns": [{"f": "d", "q": long_q, "delta": 1}]},
+            {"op": "check_and_mutate", "table": "t", "row": "r", "f": "d", "q": "q", "compare": "EQUAL", "value": "a",
+             "mutations": [{"op": "put", "cells": [{"f": "d", "q": long_q, "v": "1"}]}]},
+            {"op": "delete", "table": "t", "row": "r", "specs": [{"type": "column_all", "f": "d", "q": long_q}]},
+            {"op": "count", "table": "t"},
+        ])
+        self.assertEqual(status, 1)
+        self.assertEqual(answers[1]["error"], "line 2: row key of 32768 bytes is longer than the limit of 32767")
+        self.assertEqual(answers[2]["error"], "line 3: qualifier of 65536 bytes is longer than the limit of 65535")
+        self.assertEqual(answers[3]["error"], "line 4: value of 10485761 bytes is larger than the limit of 10485760")
+        self.assertEqual(answers[4]["error"], "line 5: qualifier of 65536 bytes is longer than the limit of 65535")
+        self.assertEqual(answers[5]["error"], "line 6: qualifier of 65536 bytes is longer than the limit of 65535")
+        self.assertEqual(answers[6]["error"], "line 7: qualifier of 65536 bytes is longer than the limit of 65535")
+        self.assertEqual(answers[7], {"rows": 0})
+
     def test_a_put_of_many_cells_is_atomic(self):
         _, answers, _ = batch(self.ws, [
             table(),

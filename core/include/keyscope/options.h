@@ -43,9 +43,28 @@ struct FamilyOptions {
 // Limits enforced on every write (HBASE-SEMANTICS.md B9: HBase's
 // hbase.client.keyvalue.maxsize is 10 MB; a row key is at most Short.MAX_VALUE).
 constexpr size_t kMaxRowKeySize = 32767;
+constexpr size_t kMaxTableNameSize = 255;
 constexpr size_t kMaxFamilyNameSize = 200;
 constexpr size_t kMaxQualifierSize = 65535;
 constexpr size_t kMaxValueSize = 10 * 1024 * 1024;
+
+// The most of one row a get, or a scan without a batch, returns at once
+// (HBase's hbase.table.max.rowsize, RowTooBigException). A result is held in
+// memory whole, and every cell of it costs about 150 bytes besides its own
+// bytes (a Cell's strings, the vector slot): a million cells is about 150 MB,
+// and 256 MiB of cell bytes (a quarter of HBase's 1 GiB default: a desktop
+// holds the result, and the GUI shows it) about as much again. A larger row
+// is an InvalidArgument naming the row; a scan with a batch (cells per
+// result) reads it in parts.
+constexpr uint64_t kMaxRowResultCells = 1'000'000;
+constexpr uint64_t kMaxRowResultBytes = uint64_t{256} << 20;
+
+// The limits above, per workspace (OpenOptions): the bytes of a cell are its
+// row, family, qualifier and value plus 8 for the timestamp.
+struct RowResultLimits {
+  uint64_t maxCells = kMaxRowResultCells;
+  uint64_t maxBytes = kMaxRowResultBytes;
+};
 
 // When a region splits by size (HBASE-SEMANTICS.md B7). Stored in table
 // descriptors by name.

@@ -186,6 +186,8 @@ struct OpenOptions {
   bool backgroundCompaction = true;        // compact when a store has kCompactionTrigger files
   // The clock server-assigned timestamps and TTLs use; default: system time in ms.
   std::function<int64_t()> clock;
+  // The largest row a get, or a scan without a batch, returns (options.h).
+  RowResultLimits rowResultLimits;
   // Told when unattended work fails: a flush or compaction the engine started
   // itself, or the write of asynchronously logged batches. Called on the
   // workspace's background thread, once per failing region and kind of work

@@ -81,7 +81,8 @@ Result<ColumnBinding> bindColumns(const std::vector<std::string>& names, CsvLayo
       if (table.family(column.family) == nullptr)
         return columnError(i, name, "table '" + table.name + "' has no column family '" + column.family + "'");
       if (column.qualifier.size() > kMaxQualifierSize)
-        return columnError(i, name, "qualifier longer than the limit of " + std::to_string(kMaxQualifierSize) + " bytes");
+        return columnError(i, name, "qualifier of " + std::to_string(column.qualifier.size()) +
+                                        " bytes is longer than the limit of " + std::to_string(kMaxQualifierSize));
       if (!cells.insert({column.family, column.qualifier}).second) return columnError(i, name, "named twice");
     }
     if (!status) return status;

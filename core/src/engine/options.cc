@@ -56,7 +56,8 @@ Status checkFamily(const FamilyOptions& f) {
   const std::string where = "family '" + f.name + "': ";
   if (f.name.empty()) return Status::invalidArgument("a family name cannot be empty");
   if (f.name.size() > kMaxFamilyNameSize)
-    return Status::invalidArgument(where + "name longer than " + std::to_string(kMaxFamilyNameSize) + " bytes");
+    return Status::invalidArgument(where + "name of " + std::to_string(f.name.size()) +
+                                   " bytes is longer than the limit of " + std::to_string(kMaxFamilyNameSize));
   // HBase: printable, no ':' (it separates family from qualifier), not starting with '.'.
   if (!isPrintableName(f.name) || f.name.find(':') != std::string::npos || f.name.front() == '.')
     return Status::invalidArgument(where + "a family name is printable ASCII without ':' or a leading '.'");
@@ -87,7 +88,9 @@ Status checkFamily(const FamilyOptions& f) {
 
 Status validateTableOptions(const TableOptions& options) {
   if (options.name.empty()) return Status::invalidArgument("a table name cannot be empty");
-  if (options.name.size() > 255) return Status::invalidArgument("table name longer than 255 bytes");
+  if (options.name.size() > kMaxTableNameSize)
+    return Status::invalidArgument("table name of " + std::to_string(options.name.size()) +
+                                   " bytes is longer than the limit of " + std::to_string(kMaxTableNameSize));
   // HBase: [a-zA-Z_0-9-.], not starting with '.' or '-'.
   for (char c : options.name) {
     const auto u = static_cast<unsigned char>(c);

@@ -30,6 +30,20 @@ int64_t oldestUnexpired(const FamilyOptions& family, int64_t now) {
   return now - family.ttlSeconds * 1000;
 }
 
+// HBase's RowTooBigException, with what to do about it.
+Status rowTooBig(BytesView row, const RowResultLimits& limits, const CellAppender& cells) {
+  constexpr size_t kShownRowBytes = 64;
+  std::string name = toStringBinary(row.substr(0, kShownRowBytes));
+  if (row.size() > kShownRowBytes) name += "... (" + std::to_string(row.size()) + " bytes)";
+  const std::string what = cells.count() > limits.maxCells
+                               ? "more than " + std::to_string(limits.maxCells) + " cells"
+                               : "more than " + std::to_string(limits.maxBytes) + " bytes of cells";
+  return Status::invalidArgument("row '" + name + "' is too big to return at once: " + what +
+                                 " (the limit of one result); read it in parts with a scan's BATCH (cells per "
+                                 "result), or less of it with COLUMNS, VERSIONS, a TIMERANGE or a "
+                                 "ColumnPaginationFilter");
+}
+
 }  // namespace
 
 RegionReader::RegionReader(std::shared_ptr<Region> region, const ReadSettings& settings)
@@ -272,6 +286,10 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
         cell.type = parsed.type;
         cell.value.assign(it.value());
         if (filter != nullptr) filter->transformCell(cell);
+        if (const auto& limits = m_settings.rowLimits) {
+          cells->addBytes(cell.row.size() + cell.family.size() + cell.qualifier.size() + 8 + cell.value.size());
+          if (cells->count() > limits->maxCells || cells->bytes() > limits->maxBytes) return rowTooBig(row, *limits, *cells);
+        }
       }
     }
     switch (code) {

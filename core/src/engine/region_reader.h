@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ReadSettings {
   // where the row's cells ended rather than seeking past the row (which can
   // cost a walk through the rest of the row and another block).
   bool singleRow = false;
+  // The most of one row readRow() returns (OpenOptions::rowResultLimits); a
+  // larger row is an InvalidArgument. Unlimited unless set: a scan with a
+  // batch hands the row out in parts, and count() keeps no cells.
+  std::optional<RowResultLimits> rowLimits;
 };
 
 // Fills a cell vector from its start, reusing the Cells already in it: a
@@ -49,11 +54,16 @@ class CellAppender {
     return m_cells->emplace_back();
   }
   size_t count() const { return m_count; }
+  // The bytes of the cells appended, as RowResultLimits counts them; the
+  // caller adds each cell's once it is filled in.
+  uint64_t bytes() const { return m_bytes; }
+  void addBytes(uint64_t bytes) { m_bytes += bytes; }
   void finish() { m_cells->resize(m_count); }
 
  private:
   std::vector<Cell>* m_cells;
   size_t m_count = 0;
+  uint64_t m_bytes = 0;
 };
 
 class RegionReader {

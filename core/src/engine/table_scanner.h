@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct ScanEnvironment {
   // Where rows read are charged (may be null), and the clock they are charged at.
   stats::StatsRecorder* stats = nullptr;
   std::function<int64_t()> clock;
+  // The most of a row one result holds when the scan has no batch; none: unlimited.
+  std::optional<RowResultLimits> rowLimits;
 };
 
 // A key greater than every internal key: no row is longer than

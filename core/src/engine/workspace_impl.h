@@ -156,6 +156,9 @@ class WorkspaceImpl final : public Workspace {
   // *visited (when given): the region read, if any.
   Result<GetResult> getFromTable(const Table& table, const GetOptions& options,
                                  const Region** visited = nullptr) const;
+  // scan() with these limits on a row returned whole (none: unlimited).
+  Result<std::unique_ptr<Scanner>> scanTable(std::string_view table, const ScanOptions& options,
+                                             std::optional<RowResultLimits> rowLimits) const;
 
   // Background work (workspace_maintenance.cc).
   void workerLoop();

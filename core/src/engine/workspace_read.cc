@@ -40,6 +40,7 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
   settings.pages = &pages;
   settings.report = &result.report;
   settings.singleRow = true;
+  settings.rowLimits = m_options.rowResultLimits;
   RegionReader reader(region, settings);
   const std::string rowKey = rowStartKey(options.row);
   if (Status s = reader.open(rowKey, rowEndKey(options.row), &options.row); !s) return s;
@@ -76,6 +77,11 @@ Result<GetResult> WorkspaceImpl::get(std::string_view tableName, const GetOption
 }
 
 Result<std::unique_ptr<Scanner>> WorkspaceImpl::scan(std::string_view tableName, const ScanOptions& options) const {
+  return scanTable(tableName, options, m_options.rowResultLimits);
+}
+
+Result<std::unique_ptr<Scanner>> WorkspaceImpl::scanTable(std::string_view tableName, const ScanOptions& options,
+                                                          std::optional<RowResultLimits> rowLimits) const {
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
   if (Status s = checkReadOptions(options); !s) return s;
@@ -96,11 +102,13 @@ Result<std::unique_ptr<Scanner>> WorkspaceImpl::scan(std::string_view tableName,
   env.now = now();
   env.stats = m_stats.get();
   env.clock = [this] { return now(); };
+  env.rowLimits = rowLimits;
   return std::unique_ptr<Scanner>(std::make_unique<TableScanner>(*table, options, std::move(env)));
 }
 
 Result<uint64_t> WorkspaceImpl::count(std::string_view tableName, const ScanOptions& options) const {
-  Result<std::unique_ptr<Scanner>> scanner = scan(tableName, options);
+  // Counting keeps no cells: a row of any size counts.
+  Result<std::unique_ptr<Scanner>> scanner = scanTable(tableName, options, std::nullopt);
   if (!scanner) return scanner.status();
   uint64_t rows = 0;
   RowResult row;

@@ -22,6 +22,30 @@ Status checkRow(BytesView row) {
   return Status::ok();
 }
 
+Status checkQualifier(BytesView qualifier) {
+  if (qualifier.size() > kMaxQualifierSize)
+    return Status::invalidArgument("qualifier of " + std::to_string(qualifier.size()) +
+                                   " bytes is longer than the limit of " + std::to_string(kMaxQualifierSize));
+  return Status::ok();
+}
+
+// The size limits of a mutation's cells, checked before anything is read.
+Status checkSizes(const Mutation& mutation) {
+  if (const Delete* del = std::get_if<Delete>(&mutation)) {
+    for (const DeleteSpec& spec : del->specs) {
+      if (Status s = checkQualifier(spec.qualifier); !s) return s;
+    }
+    return Status::ok();
+  }
+  for (const PutCell& cell : std::get<Put>(mutation).cells) {
+    if (Status s = checkQualifier(cell.qualifier); !s) return s;
+    if (cell.value.size() > kMaxValueSize)
+      return Status::invalidArgument("value of " + std::to_string(cell.value.size()) +
+                                     " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
+  }
+  return Status::ok();
+}
+
 Status checkTimestamp(int64_t ts, std::string_view what) {
   if (ts < 0) return Status::invalidArgument(std::string(what) + " timestamp " + std::to_string(ts) + " is negative");
   return Status::ok();
@@ -78,9 +102,7 @@ Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutati
   for (const PutCell& cell : put.cells) {
     Status status;
     if (requireFamily(table, cell.family, &status) == nullptr) return status;
-    if (cell.qualifier.size() > kMaxQualifierSize)
-      return Status::invalidArgument("qualifier of " + std::to_string(cell.qualifier.size()) +
-                                     " bytes is longer than the limit of " + std::to_string(kMaxQualifierSize));
+    if (Status s = checkQualifier(cell.qualifier); !s) return s;
     if (cell.value.size() > kMaxValueSize)
       return Status::invalidArgument("value of " + std::to_string(cell.value.size()) +
                                      " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
@@ -109,7 +131,7 @@ Status WorkspaceImpl::resolveDelete(const Table& table, const Delete& del, int64
     Status status;
     if (requireFamily(table, spec.family, &status) == nullptr) return status;
     if (Status s = checkTimestamp(spec.timestamp, "delete"); !s) return s;
-    if (spec.qualifier.size() > kMaxQualifierSize) return Status::invalidArgument("qualifier longer than the limit");
+    if (Status s = checkQualifier(spec.qualifier); !s) return s;
     const bool explicitTs = spec.timestamp != kLatestTimestamp;
     const int64_t ts = explicitTs ? spec.timestamp : rowTs;
     switch (spec.scope) {
@@ -342,6 +364,7 @@ Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, c
 Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const CheckAndMutate& check,
                                            const WriteOptions& options) {
   if (Status s = checkRow(check.row); !s) return s;
+  if (Status s = checkQualifier(check.qualifier); !s) return s;
   if (Status s = validateTimeRange(check.timeRange); !s) return s;
   if (check.op == CompareOp::kNoOp) return Status::invalidArgument("checkAndMutate needs a compare operator other than NO_OP");
   for (const Mutation& mutation : check.mutations) {
@@ -349,6 +372,8 @@ Result<bool> WorkspaceImpl::checkAndMutate(std::string_view tableName, const Che
     if (row != check.row)
       return Status::invalidArgument("checkAndMutate: mutation row '" + toStringBinary(row) +
                                      "' differs from the checked row '" + toStringBinary(check.row) + "'");
+    // Refused whether or not the check passes, as HBase's client refuses them.
+    if (Status s = checkSizes(mutation); !s) return s;
   }
   std::unique_lock write(m_write);
   if (Status s = makeRoomForRowLocked(tableName, check.row, write); !s) return s;

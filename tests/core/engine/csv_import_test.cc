@@ -177,6 +177,20 @@ TEST_F(CsvImport, FailModeChecksWhatTheEngineWouldRefuse) {
   EXPECT_TRUE(cells().empty());
 }
 
+TEST_F(CsvImport, ValuesAndQualifiersOverTheLimitsAreBadLinesNamingTheLimit) {
+  const std::string large(kMaxValueSize + 1, 'v');
+  ASSERT_TRUE(import("row,d:v\na,1\nb," + large + "\n").isOk());
+  EXPECT_EQ(badLines(),
+            (std::vector<std::string>{"line 3, field 2 (d:v): value of 10485761 bytes is larger than the limit of 10485760"}));
+  const std::string longQualifier(kMaxQualifierSize + 1, 'q');
+  ASSERT_TRUE(import("row,family,qualifier,value\nc,d,q,1\nc,d," + longQualifier + ",2\n").isOk());
+  EXPECT_EQ(badLines(), (std::vector<std::string>{
+                            "line 3, field 3 (qualifier): qualifier of 65536 bytes is longer than the limit of 65535"}));
+  EXPECT_EQ(import("row,d:" + longQualifier + "\n").message(),
+            "header (line 1): column 2 'd:" + longQualifier + "': qualifier of 65536 bytes is longer than the limit of 65535");
+  EXPECT_EQ(cells(), (std::vector<std::string>{"a/d:v@100=1", "c/d:q@100=1"}));
+}
+
 // A streambuf that cannot seek, as a pipe.
 class PipeBuf : public std::stringbuf {
  public:

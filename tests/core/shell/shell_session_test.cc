@@ -141,6 +141,22 @@ TEST(ShellSession, AFailedCommandChangesNothing) {
   EXPECT_EQ(sh.run("count 't'"), "0 row(s)\n");
 }
 
+TEST(ShellSession, WritesOverTheLimitsNameTheLimitAndTheSize) {
+  ShellFixture sh;
+  sh.run("create 't', 'd'");
+  const std::string longRow(kMaxRowKeySize + 1, 'r');
+  const std::string longQualifier(kMaxQualifierSize + 1, 'q');
+  EXPECT_EQ(sh.run("put 't', '" + longRow + "', 'd:q', 'v'"),
+            "ERROR: line 1: row key of 32768 bytes is longer than the limit of 32767\n");
+  EXPECT_EQ(sh.run("put 't', 'r', 'd:" + longQualifier + "', 'v'"),
+            "ERROR: line 1: qualifier of 65536 bytes is longer than the limit of 65535\n");
+  EXPECT_EQ(sh.run("put 't', 'r', 'd:q', '" + std::string(kMaxValueSize + 1, 'v') + "'"),
+            "ERROR: line 1: value of 10485761 bytes is larger than the limit of 10485760\n");
+  EXPECT_EQ(sh.run("incr 't', 'r', 'd:" + longQualifier + "'"),
+            "ERROR: line 1: qualifier of 65536 bytes is longer than the limit of 65535\n");
+  EXPECT_EQ(sh.run("count 't'"), "0 row(s)\n");
+}
+
 TEST(ShellSession, DeletesAsHBase2sShellMakesThem) {
   ShellFixture sh;
   sh.run("create 't', {NAME => 'd', VERSIONS => 5}\n"
