@@ -149,6 +149,10 @@ json reportJson(const CheckReport& r) {
   return j;
 }
 
+// Damaged names may not be UTF-8: such bytes are shown as U+FFFD rather
+// than making the dump throw.
+std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 int exitStatus(const CheckReport& r) {
   if (r.clean()) return kExitOk;
   if (r.afterRepair != nullptr && r.afterRepair->clean() && r.repairRefused.empty()) return kExitRepaired;
@@ -191,7 +195,7 @@ int runCheckCommand(const Args& args, Streams io) {
     // A file SQLite cannot read at all is damage, not a usage error.
     if (s.code() == Status::Code::kCorruption) {
       if (asJson) {
-        io.out << json({{"path", positional[0]}, {"clean", false}, {"unreadable", s.message()}}).dump() << "\n";
+        io.out << dumped(json({{"path", positional[0]}, {"clean", false}, {"unreadable", s.message()}})) << "\n";
       } else {
         io.out << "Checked " << positional[0] << ": DAMAGED, it cannot be read as a workspace: " << s.message()
                << "\n";
@@ -209,7 +213,7 @@ int runCheckCommand(const Args& args, Streams io) {
     return usageError(io, s.message());
   }
   if (asJson) {
-    io.out << reportJson(*report).dump() << "\n";
+    io.out << dumped(reportJson(*report)) << "\n";
   } else {
     printText(*report, io.out);
     printRepair(*report, io.out);

@@ -179,6 +179,15 @@ class CheckCommand(unittest.TestCase):
         with open(self.ws, "rb") as f:
             self.assertEqual(f.read(), damaged_bytes)
 
+    def test_a_damaged_name_that_is_not_utf8_still_gives_json(self):
+        with self.db() as db:
+            db.execute("UPDATE tables SET name = CAST(x'75ff' AS TEXT) WHERE name = 'u'")
+        status, out, err = run("check", self.ws, "--json")
+        self.assertEqual(status, 1, err)
+        report = json.loads(out)
+        self.assertEqual(report["problems"][0]["area"], "catalog")
+        self.assertIn("('u\ufffd') fails its checksum", report["problems"][0]["message"])
+
     def test_a_file_sqlite_cannot_read_is_damaged(self):
         path = os.path.join(self.dir, "garbage.ksw")
         with open(path, "wb") as f:

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFile>
 #include <QItemSelectionModel>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -174,6 +175,59 @@ class TestDataBrowser : public QObject {
     const QString csv = f->browser.copySelection();
     QCOMPARE(csv, QStringLiteral("row,d:name\nrow00001,name1\nrow00002,name2\n"));
     QCOMPARE(QApplication::clipboard()->text(), csv);
+  }
+
+  // A damaged block of a table's store file: the browser shows the
+  // engine's Corruption (which names the table, region, store file and
+  // page) in its status line, and goes on showing other tables.
+  void aDamagedStoreFileShowsTheErrorAndTheBrowserKeepsWorking() {
+    const QString path = m_dir.filePath(QStringLiteral("damaged.ksw"));
+    const std::string marker = "a value that will be damaged on disk";
+    {
+      std::unique_ptr<keyscope::Workspace> ws = keyscope::test::openWorkspace(path);
+      keyscope::test::fillNumberedTable(*ws, 300, 300);
+      keyscope::TableOptions u;
+      u.name = "u";
+      u.families = {keyscope::FamilyOptions{}};
+      u.families.front().name = "f";
+      keyscope::test::check(ws->createTable(u), "create u");
+      keyscope::test::check(ws->put("u", keyscope::Put{"healthy", {{"f", "q", 1, "fine"}}}), "put u");
+      keyscope::test::check(ws->put("t", keyscope::Put{rowKey(5), {{"m", "note", 1, marker}}}), "put marker");
+      keyscope::test::check(ws->flush("t"), "flush t");
+      keyscope::test::check(ws->flush("u"), "flush u");
+    }
+    // Flip a byte of every copy of the marker in the file (the store file's
+    // block holds one; freed pages may hold more).
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    int flipped = 0;
+    for (qsizetype at = bytes.indexOf(marker.c_str()); at >= 0; at = bytes.indexOf(marker.c_str(), at + 1)) {
+      bytes[at + 3] = static_cast<char>(bytes[at + 3] ^ 0x20);
+      ++flipped;
+    }
+    QVERIFY(flipped > 0);
+    QVERIFY(file.seek(0));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+
+    std::unique_ptr<keyscope::Workspace> ws = keyscope::test::openWorkspace(path);
+    auto f = std::make_unique<Fixture>(m_dir.filePath(QStringLiteral("settings.ini")));
+    f->browser.resize(900, 600);
+    f->browser.setWorkspace(ws.get(), path);
+    f->browser.showTable(ws->describeTable("t").value());
+    settle(*f);
+    const QString error = f->browser.model()->errorText();
+    QVERIFY2(error.contains(QStringLiteral("Corruption")) && error.contains(QStringLiteral("table 't'")) &&
+                 error.contains(QStringLiteral("store file")) && error.contains(QStringLiteral("page")),
+             qPrintable(error));
+    QVERIFY2(f->browser.statusText().contains(QStringLiteral("checksum mismatch")), qPrintable(f->browser.statusText()));
+
+    f->browser.showTable(ws->describeTable("u").value());
+    settle(*f);
+    QVERIFY2(f->browser.model()->errorText().isEmpty(), qPrintable(f->browser.model()->errorText()));
+    QCOMPARE(f->browser.model()->rowCount(), 1);
+    f->browser.setWorkspace(nullptr, QString());
   }
 };
 

@@ -2,7 +2,7 @@
 // opening a workspace fills the tree with tables, families and regions;
 // selecting a table shows its description and examples and browses it; a
 // missing file is an error, not a crash, and so is a workspace another
-// process holds open; a failed background flush (a file size limit) is shown;
+// process holds open; a damaged store file is marked in the tree; a failed background flush (a file size limit) is shown;
 // a dropped .ksw file opens; the
 // demo is built with progress (and a cancelled build leaves nothing); the
 // session waits for jobs before the workspace closes; the startup choice and
@@ -16,7 +16,9 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMimeData>
 #include <QProcess>
 #include <QSettings>
@@ -135,6 +137,57 @@ class TestMainWindow : public QObject {
     QCOMPARE(window.browser()->tableName(), QStringLiteral("keyed"));
     QTRY_COMPARE_WITH_TIMEOUT(window.browser()->model()->rowCount(), 10, 10000);
     QCOMPARE(window.browser()->model()->columnName(1), QStringLiteral("row.metric"));
+  }
+
+  // A store file whose metadata fails its checksum: the workspace still
+  // opens, and the tree leads the table's and the region's details with the
+  // damage and marks them with a warning icon; other tables stay plain.
+  void aDamagedStoreFileIsMarkedInTheTree() {
+    const QString path = m_dir.filePath(QStringLiteral("damaged-tree.ksw"));
+    const QByteArray marker("zz-row-key-in-the-store-file-metadata");
+    {
+      auto ws = keyscope::test::openWorkspace(path);
+      keyscope::test::fillKeyedTable(*ws, 5);
+      keyscope::TableOptions z;
+      z.name = "z";
+      z.families = {keyscope::FamilyOptions{}};
+      z.families.front().name = "f";
+      keyscope::test::check(ws->createTable(z), "create z");
+      keyscope::test::check(ws->put("z", keyscope::Put{marker.toStdString(), {{"f", "q", 1, "v"}}}), "put");
+      keyscope::test::check(ws->flush("z"), "flush z");
+      keyscope::test::check(ws->flush("keyed"), "flush keyed");  // so the log holds no copy of the key
+    }
+    // The row key is the store file's first and last key in its metadata
+    // (and in its one page): flip a byte of every copy.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    int flipped = 0;
+    for (qsizetype at = bytes.indexOf(marker); at >= 0; at = bytes.indexOf(marker, at + 1), ++flipped)
+      bytes[at + 5] = static_cast<char>(bytes[at + 5] ^ 0x01);
+    QVERIFY(flipped >= 2);
+    QVERIFY(file.seek(0));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+
+    MainWindow window(/*persistState=*/false);
+    window.openWorkspace(path);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->workspace() != nullptr, qPrintable(window.lastError()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isIdle(), 10000);
+    const WorkspaceTreeModel* model = window.tree()->model();
+    const QModelIndex z = model->tableIndex(QStringLiteral("z"));
+    QVERIFY(z.isValid());
+    const QString damage = QStringLiteral("1 damaged store file (keyscope-cli check) · ");
+    const QString details = model->index(z.row(), 1).data().toString();
+    QVERIFY2(details.startsWith(damage + QStringLiteral("1 family · 1 region")), qPrintable(details));
+    QVERIFY(!z.data(Qt::DecorationRole).value<QIcon>().isNull());
+    const QModelIndex regions = model->index(1, 0, z);
+    const QString region = model->index(0, 1, regions).data().toString();
+    QVERIFY2(region.startsWith(damage + QStringLiteral("server ")), qPrintable(region));
+    QVERIFY(!model->index(0, 0, regions).data(Qt::DecorationRole).value<QIcon>().isNull());
+    const QModelIndex keyed = model->tableIndex(QStringLiteral("keyed"));
+    QVERIFY(!model->index(keyed.row(), 1).data().toString().contains(QStringLiteral("damaged")));
+    QVERIFY(keyed.data(Qt::DecorationRole).value<QIcon>().isNull());
   }
 
   void aMissingFileIsAnErrorAndNothingOpens() {

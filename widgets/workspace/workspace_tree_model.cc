@@ -1,7 +1,9 @@
 // WorkspaceTreeModel (see workspace_tree_model.h). GUI thread only.
 #include "workspace/workspace_tree_model.h"
 
+#include <QApplication>
 #include <QLocale>
+#include <QStyle>
 
 #include "common/counted_text.h"
 #include "keyscope/byte_format.h"
@@ -55,6 +57,12 @@ QList<QStandardItem*> itemRow(const QString& name, const QString& details,
   return {nameItem, detailsItem};
 }
 
+// A row that holds damage gets a warning icon (its details lead with the
+// damage, so a narrow column does not cut it off).
+void markDamaged(const QList<QStandardItem*>& row) {
+  row.first()->setIcon(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
+}
+
 }  // namespace
 
 WorkspaceTreeModel::WorkspaceTreeModel(QObject* parent) : QStandardItemModel(0, 2, parent) {
@@ -101,8 +109,16 @@ QString WorkspaceTreeModel::rowBound(BytesView row, bool isStart) {
   return text;
 }
 
+// Store files whose metadata does not verify: their reads fail, and
+// keyscope-cli check says more and can drop them.
+QString WorkspaceTreeModel::damagedText(uint32_t files) {
+  return countedText(files, tr("damaged store file"), tr("damaged store files")) +
+         tr(" (keyscope-cli check)");
+}
+
 QString WorkspaceTreeModel::regionSummary(const RegionInfo& region) {
   QStringList parts;
+  if (region.damagedStoreFiles > 0) parts << damagedText(region.damagedStoreFiles);
   parts << QStringLiteral("server %1").arg(region.server);
   parts << QStringLiteral("[%1, %2)")
                .arg(rowBound(region.startRow, true), rowBound(region.endRow, false));
@@ -120,8 +136,11 @@ QString WorkspaceTreeModel::regionSummary(const RegionInfo& region) {
 void WorkspaceTreeModel::addTable(const TableOutline& table) {
   const QString name = QString::fromStdString(table.options.name);
   uint64_t stored = 0;
-  for (const RegionInfo& region : table.regions)
+  uint32_t damaged = 0;
+  for (const RegionInfo& region : table.regions) {
     stored += region.storedBytes + region.memstoreBytes;
+    damaged += region.damagedStoreFiles;
+  }
   QString details;
   if (!table.error.empty()) {
     details = QString::fromStdString(table.error);
@@ -131,11 +150,14 @@ void WorkspaceTreeModel::addTable(const TableOutline& table) {
               QStringLiteral(" · ") +
               countedText(static_cast<qint64>(table.regions.size()), tr("region"), tr("regions")) +
               QStringLiteral(" · ") + sizeText(stored);
+    if (damaged > 0) details = damagedText(damaged) + QStringLiteral(" · ") + details;
   }
-  const QString tooltip = table.options.description.empty()
-                              ? details
-                              : QString::fromStdString(table.options.description);
+  QString tooltip = table.options.description.empty()
+                        ? details
+                        : QString::fromStdString(table.options.description);
+  if (damaged > 0 && !table.options.description.empty()) tooltip = damagedText(damaged) + QStringLiteral("\n") + tooltip;
   QList<QStandardItem*> tableRow = itemRow(name, details, ItemKind::kTable, name, tooltip);
+  if (damaged > 0) markDamaged(tableRow);
 
   QList<QStandardItem*> families = itemRow(tr("Families"), QString(), ItemKind::kFamilyGroup, name);
   for (const FamilyOptions& family : table.options.families) {
@@ -150,8 +172,10 @@ void WorkspaceTreeModel::addTable(const TableOutline& table) {
     const QString range = QStringLiteral("[%1, %2)")
                               .arg(QString::fromStdString(toStringBinary(region.startRow)),
                                    QString::fromStdString(toStringBinary(region.endRow)));
-    regions.first()->appendRow(itemRow(tr("region %1").arg(region.id), regionSummary(region),
-                                       ItemKind::kRegion, name, range));
+    QList<QStandardItem*> regionRow =
+        itemRow(tr("region %1").arg(region.id), regionSummary(region), ItemKind::kRegion, name, range);
+    if (region.damagedStoreFiles > 0) markDamaged(regionRow);
+    regions.first()->appendRow(regionRow);
   }
   tableRow.first()->appendRow(regions);
   appendRow(tableRow);

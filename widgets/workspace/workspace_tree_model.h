@@ -41,8 +41,10 @@ class WorkspaceTreeModel : public QStandardItemModel {
   // "VERSIONS 1 · TTL forever · ZSTD · bloom ROW · 64 KiB blocks", with
   // MIN_VERSIONS and KEEP_DELETED_CELLS when they are not the defaults.
   static QString familySummary(const FamilyOptions& family);
-  // "server 2 · [\x00, m) · 1.2 MiB stored, 3.4 MiB raw · 12,345 cells · 2 files"
+  // "server 2 · [\x00, m) · 1.2 MiB stored, 3.4 MiB raw · 12,345 cells · 2 files",
+  // led by "1 damaged store file (keyscope-cli check) · " when one is.
   static QString regionSummary(const RegionInfo& region);
+  static QString damagedText(uint32_t files);
   // A row range bound for display: escaped, cut at 32 characters.
   static QString rowBound(BytesView row, bool isStart);
 

@@ -68,9 +68,15 @@ Status statusFor(int rc, std::string message) {
   return Status::ioError(std::move(message));
 }
 
-// "what: SQLite's words", or "what: disk full while writing PATH (SQLite's words)".
+// "what: SQLite's words", "what: disk full while writing PATH (SQLite's
+// words)", or for a file SQLite finds damaged "what in PATH: SQLite's words".
 std::string describe(sqlite3* db, int rc, std::string_view what, std::string_view sqliteSays) {
   std::string message(what);
+  const int primary = rc & 0xff;
+  if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
+    const char* file = db != nullptr ? sqlite3_db_filename(db, "main") : nullptr;
+    if (file != nullptr && *file != '\0') message += std::string(" in ") + file;
+  }
   message += ": ";
   if (const std::string problem = spaceProblem(db, rc); !problem.empty()) {
     message += problem + " (" + std::string(sqliteSays) + ")";

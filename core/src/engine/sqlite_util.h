@@ -18,7 +18,8 @@ namespace keyscope::engine {
 // SQLITE_BUSY/SQLITE_LOCKED) saying what was being done and what SQLite said.
 // A write that ran out of room says so first, naming the file: "disk full",
 // "file size limit reached (ulimit -f: N bytes)" or "disk quota exceeded",
-// then " while writing PATH".
+// then " while writing PATH". A Corruption names the file after what was
+// being done: "reading tables in PATH: database disk image is malformed".
 Status sqliteError(sqlite3* db, int rc, std::string_view what);
 
 // Runs one or more statements without results.

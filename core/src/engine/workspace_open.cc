@@ -9,11 +9,21 @@
 
 namespace keyscope {
 
+namespace {
+
+// Damage found while opening says where to learn the whole of it.
+Status withCheckAdvice(const Status& s, const std::string& path) {
+  if (s.code() != Status::Code::kCorruption || s.message().find("keyscope-cli check") != std::string::npos) return s;
+  return Status::corruption(s.message() + " (keyscope-cli check " + path + " reports all the damage)");
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Workspace>> Workspace::open(const std::string& path, const OpenOptions& options) {
   Result<std::unique_ptr<engine::Catalog>> catalog = engine::Catalog::open(path, options.createIfMissing);
-  if (!catalog) return catalog.status();
+  if (!catalog) return withCheckAdvice(catalog.status(), path);
   auto workspace = std::make_unique<engine::WorkspaceImpl>(std::move(catalog).value(), options);
-  if (Status s = workspace->load(); !s) return s;
+  if (Status s = workspace->load(); !s) return withCheckAdvice(s, path);
   return std::unique_ptr<Workspace>(std::move(workspace));
 }
 

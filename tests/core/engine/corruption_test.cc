@@ -364,6 +364,40 @@ TEST_F(CorruptionTest, CutShortStoreFileMetadataFailsOnlyTheReadsThatNeedTheFile
   expectOnlyTheStoreFails(**opened, damaged, "b", "a");
 }
 
+// SQLite's own structure damaged under the pages (an invalid B-tree page
+// type at the root of the pages table, which an open does not check): reads
+// of store files are a Corruption naming the workspace file and what was
+// being read, reads of the memstore still work.
+TEST_F(CorruptionTest, SqlitesOwnDamageUnderThePagesIsCorruptionNamingTheFile) {
+  build(Compression::kNone);
+  ASSERT_FALSE(HasFailure());
+  int64_t root = 0;
+  {
+    RawDb db(path());
+    root = db.integer("SELECT rootpage FROM sqlite_schema WHERE name = 'pages'");
+  }
+  std::string bytes = readFile(path());
+  const size_t header = static_cast<size_t>(root - 1) * 8192 + (root == 1 ? 100 : 0);
+  ASSERT_LT(header, bytes.size());
+  bytes[header] = 0x00;  // not a B-tree page type
+  writeFile(path(), bytes);
+  auto opened = open();
+  ASSERT_TRUE(opened) << opened.status().toString();
+  GetOptions get;
+  get.row = rowName(3);
+  auto result = (*opened)->get("t", get);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.status().code(), Status::Code::kCorruption) << result.status().toString();
+  EXPECT_THAT(result.status().message(),
+              AllOf(HasSubstr("table 't'"), HasSubstr("page 0"), HasSubstr("in " + path()), HasSubstr("malformed")));
+  ASSERT_TRUE((*opened)->put("t", Put{"new", {PutCell{"a", "q", 9, "in the memstore"}}}));
+  GetOptions fresh;
+  fresh.row = "new";
+  auto written = (*opened)->get("t", fresh);
+  ASSERT_TRUE(written) << written.status().toString();
+  EXPECT_THAT(describeFull(written->cells), ::testing::ElementsAre("new/a:q@9=in the memstore"));
+}
+
 // SQLite itself refuses a database file with fewer pages than its header
 // says; the refusal must name the file. Under 16 bytes it is not an SQLite
 // file at all. A file cut inside its last page still has that many (partly
