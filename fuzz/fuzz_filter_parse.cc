@@ -14,22 +14,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "filter/filter_json.h"
+#include "filter_row_driver.h"
 #include "keyscope/filter.h"
 
 namespace {
 
 using keyscope::Cell;
-using keyscope::CellRef;
 using keyscope::CellType;
 using keyscope::Filter;
-using keyscope::FilterCode;
-using keyscope::SeekHint;
 
 [[noreturn]] void fail(const std::string& what, std::string_view text) {
   std::fprintf(stderr, "%s\n  input: %s\n", what.c_str(), keyscope::toStringBinary(text).c_str());
@@ -61,21 +58,9 @@ const std::vector<Cell>& fixedCells() {
   return cells;
 }
 
-// Where `hint` lies against `cell` (positive: after it), within one row.
-int hintVersusCell(const SeekHint& hint, const Cell& cell) {
-  if (hint.nextRow) return 1;
-  if (hint.family != cell.family) return hint.family < cell.family ? -1 : 1;
-  if (hint.qualifier != cell.qualifier) return hint.qualifier < cell.qualifier ? -1 : 1;
-  return -1;
-}
-
-CellRef refOf(const Cell& c) { return CellRef{c.row, c.family, c.qualifier, c.timestamp, c.type, c.value}; }
-
 // The cells a clone of `prototype` passes, rows in the order given, with the
-// calls of keyscope/filter.h in HBase's order. kNextRow and
-// kIncludeAndSeekNextRow end the current family's cells of the row (HBase reads
-// a row through one scanner per family); a seek hint is followed when
-// `honourHints` and it lies ahead, else the next cell is offered.
+// calls of keyscope/filter.h in HBase's order (a row's cells through the
+// model scanner of tests/core/filter_row_driver.h).
 std::string drive(const Filter& prototype, const std::vector<std::vector<Cell>>& rows, bool reversed,
                   bool honourHints) {
   std::unique_ptr<Filter> f = prototype.clone();
@@ -88,42 +73,7 @@ std::string drive(const Filter& prototype, const std::vector<std::vector<Cell>>&
     }
     f->reset();
     if (f->filterRowKey(cells.front().row)) continue;
-    std::vector<Cell> included;
-    size_t i = 0;
-    const auto skipWhile = [&](auto same) {
-      const Cell& at = cells[i];
-      while (i < cells.size() && same(at, cells[i])) ++i;
-    };
-    const auto sameColumn = [](const Cell& a, const Cell& b) { return a.family == b.family && a.qualifier == b.qualifier; };
-    const auto sameFamily = [](const Cell& a, const Cell& b) { return a.family == b.family; };
-    while (i < cells.size()) {
-      const Cell& c = cells[i];
-      const FilterCode code = f->filterCell(refOf(c));
-      const auto include = [&] {
-        Cell copy = c;
-        f->transformCell(copy);
-        included.push_back(std::move(copy));
-      };
-      switch (code) {
-        case FilterCode::kInclude: include(); ++i; break;
-        case FilterCode::kIncludeAndNextCol: include(); skipWhile(sameColumn); break;
-        case FilterCode::kIncludeAndSeekNextRow: include(); skipWhile(sameFamily); break;
-        case FilterCode::kSkip: ++i; break;
-        case FilterCode::kNextCol: skipWhile(sameColumn); break;
-        case FilterCode::kNextRow: skipWhile(sameFamily); break;
-        case FilterCode::kSeekNextUsingHint: {
-          std::optional<SeekHint> hint = honourHints ? f->getNextCellHint(refOf(c)) : std::nullopt;
-          if (hint && hintVersusCell(*hint, c) > 0) {
-            while (i < cells.size() && hintVersusCell(*hint, cells[i]) > 0) ++i;
-          } else {
-            ++i;
-          }
-          break;
-        }
-      }
-    }
-    if (f->hasFilterRow()) f->filterRowCells(included);
-    if (!included.empty() && f->filterRow()) included.clear();
+    const std::vector<Cell> included = keyscope::test::driveRow(*f, cells, 0, cells.size(), honourHints);
     for (const Cell& c : included) {
       out += keyscope::toStringBinary(c.row) + "/" + c.family + ":" + keyscope::toStringBinary(c.qualifier) + "@" +
              std::to_string(c.timestamp) + "=" + keyscope::toStringBinary(c.value) + " ";

@@ -1,14 +1,9 @@
 // A tiny scanner for the filter tests: drives a clone of a filter over sorted
 // cells in the order keyscope/filter.h documents (HBase's RegionScannerImpl +
-// UserScanQueryMatcher), so filters are tested without the engine.
-//
-// Return codes move through the row as HBase's scanners do. HBase reads a row
-// through one store scanner per family, so kNextRow and kIncludeAndSeekNextRow
-// end only the current family's cells; kNextCol and kIncludeAndNextCol skip the
-// rest of the column; kSeekNextUsingHint seeks forward to the hint when there
-// is one and `honourHints` is set, otherwise it moves one cell as kSkip does.
-// filterRow() is asked for rows that still have cells, as RegionScannerImpl
-// does (FilterWrapper.filterRowCellsWithRet).
+// UserScanQueryMatcher), so filters are tested without the engine. A row's
+// cells go through driveRow (filter_row_driver.h, which says how return codes
+// move through the row); filterRowKey, reset and filterAllRemaining are asked
+// per row here.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "filter_row_driver.h"
 #include "keyscope/filter.h"
 
 namespace keyscope::test {
@@ -53,16 +49,6 @@ inline void sortCells(std::vector<Cell>& cells) {
   });
 }
 
-inline CellRef refOf(const Cell& c) { return CellRef{c.row, c.family, c.qualifier, c.timestamp, c.type, c.value}; }
-
-// Where `hint` lies against `cell` (positive: the hint is after the cell).
-inline int hintVersusCell(const SeekHint& hint, const Cell& cell) {
-  if (hint.nextRow) return 1;
-  if (hint.family != cell.family) return hint.family < cell.family ? -1 : 1;
-  if (hint.qualifier != cell.qualifier) return hint.qualifier < cell.qualifier ? -1 : 1;
-  return -1;
-}
-
 inline std::vector<Cell> drive(const Filter& prototype, std::vector<Cell> cells, bool honourHints = true,
                                DriveStats* stats = nullptr) {
   sortCells(cells);
@@ -85,43 +71,7 @@ inline std::vector<Cell> drive(const Filter& prototype, std::vector<Cell> cells,
       rowStart = rowEnd;
       continue;
     }
-    std::vector<Cell> included;
-    size_t i = rowStart;
-    auto skipWhile = [&](auto same) {
-      const Cell& at = cells[i];
-      while (i < rowEnd && same(at, cells[i])) ++i;
-    };
-    auto sameColumn = [](const Cell& a, const Cell& b) { return a.family == b.family && a.qualifier == b.qualifier; };
-    auto sameFamily = [](const Cell& a, const Cell& b) { return a.family == b.family; };
-    while (i < rowEnd) {
-      const Cell& c = cells[i];
-      ++st.cellsOffered;
-      const FilterCode code = f->filterCell(refOf(c));
-      auto include = [&] {
-        Cell copy = c;
-        f->transformCell(copy);
-        included.push_back(std::move(copy));
-      };
-      switch (code) {
-        case FilterCode::kInclude: include(); ++i; break;
-        case FilterCode::kIncludeAndNextCol: include(); skipWhile(sameColumn); break;
-        case FilterCode::kIncludeAndSeekNextRow: include(); skipWhile(sameFamily); break;
-        case FilterCode::kSkip: ++i; break;
-        case FilterCode::kNextCol: skipWhile(sameColumn); break;
-        case FilterCode::kNextRow: skipWhile(sameFamily); break;
-        case FilterCode::kSeekNextUsingHint: {
-          auto hint = honourHints ? f->getNextCellHint(refOf(c)) : std::nullopt;
-          if (hint && hintVersusCell(*hint, c) > 0) {
-            while (i < rowEnd && hintVersusCell(*hint, cells[i]) > 0) ++i;
-          } else {
-            ++i;
-          }
-          break;
-        }
-      }
-    }
-    if (f->hasFilterRow()) f->filterRowCells(included);
-    if (!included.empty() && f->filterRow()) included.clear();
+    std::vector<Cell> included = driveRow(*f, cells, rowStart, rowEnd, honourHints, &st.cellsOffered);
     for (Cell& c : included) out.push_back(std::move(c));
     rowStart = rowEnd;
   }
