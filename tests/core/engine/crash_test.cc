@@ -36,6 +36,7 @@
 #include <set>
 #include <thread>
 
+#include "child_process.h"
 #include "engine_test_util.h"
 
 namespace keyscope::test {
@@ -156,16 +157,8 @@ TableOptions crashTable() {
 
 // --- The child ---------------------------------------------------------------
 
-void say(int fd, const std::string& line) {
-  const std::string text = line + "\n";
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ::_exit(3);  // the parent is gone
-    done += static_cast<size_t>(n);
-  }
-}
+// One line to the parent (the child exits if the parent has gone).
+void say(int fd, const std::string& line) { ChildReporter(fd).say(line); }
 
 Status runStep(Workspace& ws, int64_t n, int fd) {
   const WriteOptions sync{Durability::kSyncWal};
