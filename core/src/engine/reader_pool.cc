@@ -5,43 +5,76 @@
 namespace keyscope::engine {
 
 ReaderPool::~ReaderPool() {
-  for (sqlite3* db : m_idle) sqlite3_close(db);
+  for (PooledReader& reader : m_idle) {
+    reader.pages.reset();  // closes its BLOB handle before the connection
+    sqlite3_close(reader.db);
+  }
 }
 
-Result<sqlite3*> ReaderPool::acquire() {
+Result<PooledReader> ReaderPool::acquireReader() {
+  const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(m_mutex);
     if (!m_idle.empty()) {
-      sqlite3* db = m_idle.back();
+      PooledReader reader = std::move(m_idle.back());
       m_idle.pop_back();
-      return db;
+      if (now - reader.since > kWarmSnapshot) {
+        reader.pages->release();
+        reader.since = now;
+      }
+      return reader;
     }
   }
-  return m_catalog->openReader();
+  Result<sqlite3*> db = m_catalog->openReader();
+  if (!db) return db.status();
+  PooledReader reader;
+  reader.db = *db;
+  reader.pages = std::make_unique<SqlitePageSource>(reader.db);
+  reader.since = now;
+  return reader;
+}
+
+void ReaderPool::releaseReader(PooledReader reader) {
+  std::lock_guard lock(m_mutex);
+  m_idle.push_back(std::move(reader));
+}
+
+Result<sqlite3*> ReaderPool::acquire() {
+  Result<PooledReader> reader = acquireReader();
+  if (!reader) return reader.status();
+  PooledReader taken = std::move(reader).value();
+  taken.pages.reset();  // no snapshot: the caller's queries begin their own
+  return taken.db;
 }
 
 void ReaderPool::release(sqlite3* db) {
+  PooledReader reader;
+  reader.db = db;
+  reader.pages = std::make_unique<SqlitePageSource>(db);
+  reader.since = std::chrono::steady_clock::now();
+  releaseReader(std::move(reader));
+}
+
+void ReaderPool::dropIdleSnapshots() {
   std::lock_guard lock(m_mutex);
-  m_idle.push_back(db);
+  for (PooledReader& reader : m_idle) reader.pages->release();
 }
 
 Status LeasedPageSource::readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
                                    std::string* out) {
-  if (m_db == nullptr) {
-    Result<sqlite3*> db = m_pool->acquire();
-    if (!db) return db.status();
-    m_db = *db;
-    m_source = std::make_unique<SqlitePageSource>(m_db);
+  if (m_reader.db == nullptr) {
+    Result<PooledReader> reader = m_pool->acquireReader();
+    if (!reader) return reader.status();
+    m_reader = std::move(reader).value();
     m_acquired = std::chrono::steady_clock::now();
   }
-  return m_source->readRange(fileId, pageNo, offset, length, out);
+  return m_reader.pages->readRange(fileId, pageNo, offset, length, out);
 }
 
 void LeasedPageSource::release() {
-  if (m_db == nullptr) return;
-  m_source.reset();
-  m_pool->release(m_db);
-  m_db = nullptr;
+  if (m_reader.db == nullptr) return;
+  m_pool->releaseReader(std::move(m_reader));
+  m_reader = PooledReader{};
 }
 
 }  // namespace keyscope::engine

@@ -100,6 +100,7 @@ void WorkspaceImpl::workerLoop() {
         recordOutcome(retryLog, runTask(retryLog));
         deleteObsoleteFiles();
         (void)persistStatistics();  // statistics only: a failure retries next time
+        m_readers->dropIdleSnapshots();  // so checkpoints can pass them (reader_pool.h)
         continue;
       }
       task = std::move(m_queue.front());
@@ -115,6 +116,7 @@ void WorkspaceImpl::workerLoop() {
     Status status = runTask(task);
     deleteObsoleteFiles();
     (void)persistStatistics();
+    m_readers->dropIdleSnapshots();
     recordOutcome(task, status);
     {
       std::lock_guard lock(m_queueMutex);
