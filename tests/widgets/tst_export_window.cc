@@ -102,18 +102,21 @@ class TestExportWindow : public QObject {
     const QString path = m_dir.filePath(QStringLiteral("closed.csv"));
     dialog->setFilePath(path);
     QVERIFY(QTest::qWaitFor([dialog] { return dialog->isIdle(); }, 30000));
-    // Every worker busy until the close cancels them, so the export is
-    // still waiting when the workspace closes (no race with its end).
+    // Every worker of both priorities busy until the close cancels them, so
+    // the export (a background job) is still waiting when the workspace
+    // closes (no race with its end).
     keyscope::JobRunner* jobs = window.session()->jobs();
     QObject context;
-    for (int i = 0; i < std::max(2, QThread::idealThreadCount()) + 1; ++i) {
-      jobs->submit(
-          jobs->newChannel(), &context,
-          [](keyscope::JobControl& control) {
-            while (!control.isCancelled()) QThread::msleep(1);
-            return 0;
-          },
-          [](int) {});
+    for (keyscope::JobPriority priority : {keyscope::JobPriority::kInteractive, keyscope::JobPriority::kBackground}) {
+      for (int i = 0; i < std::max(2, QThread::idealThreadCount()) + 1; ++i) {
+        jobs->submit(
+            jobs->newChannel(priority), &context,
+            [](keyscope::JobControl& control) {
+              while (!control.isCancelled()) QThread::msleep(1);
+              return 0;
+            },
+            [](int) {});
+      }
     }
     QVERIFY(dialog->startExport());
     window.session()->close();  // aboutToClose, cancel, wait, close the engine

@@ -506,6 +506,7 @@ bool ExportDialog::startExport() {
   saveChoices();
   m_exportPath = QFileInfo(filePath()).absoluteFilePath();
   m_userCancel = std::make_shared<CancelToken>();
+  m_commit = std::make_shared<ExportCommit>();
   m_showInFolder->setVisible(false);
   setExporting(true);
   const qint64 estimate = m_estimatedCells;
@@ -517,9 +518,9 @@ bool ExportDialog::startExport() {
   const std::string table = m_source.table.toStdString();
   m_runner->submit(
       m_exportChannel, this,
-      [ws, table, options = exportOptions(), path = m_exportPath, cancel = m_userCancel,
+      [ws, table, options = exportOptions(), path = m_exportPath, cancel = m_userCancel, commit = m_commit,
        estimate](JobControl& control) {
-        return runExport(*ws, table, options, path, *cancel, estimate, control);
+        return runExport(*ws, table, options, path, *cancel, *commit, estimate, control);
       },
       [this](ExportOutcome outcome) { onExportDone(std::move(outcome)); },
       [this](const JobProgress& progress) { onExportProgress(progress); });
@@ -589,6 +590,7 @@ void ExportDialog::cancelExport() {
   // The job stops at its next check, removes the .part and reports
   // Cancelled: the dialog says so only once the file is gone.
   m_userCancel->cancel();
+  (void)m_commit->cancel();  // too late when the file is in place already: the outcome says so
   m_cancelButton->setEnabled(false);
   showStatus(tr("Cancelling…"), /*isError=*/false);
 }
@@ -607,6 +609,9 @@ void ExportDialog::setExporting(bool exporting) {
 
 void ExportDialog::workspaceClosing() {
   const bool wasExporting = m_exporting;
+  // An export that had already put its file in place says so; any other
+  // stops and writes nothing.
+  const bool nothingWritten = !wasExporting || m_commit->cancel();
   if (m_userCancel) m_userCancel->cancel();
   // The runner's cancel drops the jobs' values; the session then waits for
   // them, and the export job removes its .part before it returns.
@@ -617,10 +622,17 @@ void ExportDialog::workspaceClosing() {
   m_ws = nullptr;
   m_loadingTable = false;
   m_previewing = false;
-  if (wasExporting) {
+  if (wasExporting && nothingWritten) {
     setExporting(false);
     m_userCancel.reset();
     showStatus(tr("Export cancelled, nothing written: the workspace was closed."), /*isError=*/true);
+  } else if (wasExporting) {
+    setExporting(false);
+    m_userCancel.reset();
+    showStatus(tr("Exported to %1: it was complete when the workspace closed.")
+                   .arg(QDir::toNativeSeparators(m_exportPath)),
+               /*isError=*/false);
+    m_showInFolder->setVisible(true);
   } else {
     showStatus(tr("The workspace was closed."), /*isError=*/true);
   }

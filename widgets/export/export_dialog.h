@@ -144,6 +144,7 @@ class ExportDialog : public QDialog {
   bool m_exporting = false;
   QString m_exportPath;
   std::shared_ptr<CancelToken> m_userCancel;  // the running export's Cancel
+  std::shared_ptr<ExportCommit> m_commit;      // the running export's rename, or a cancel: whichever is first
   std::optional<ExportOutcome> m_lastOutcome;
 
   QLabel* m_sourceLabel = nullptr;

@@ -22,8 +22,8 @@ QString exportPartPath(const QString& path) {
 }
 
 ExportOutcome runExport(const Workspace& ws, const std::string& table, CsvExportOptions options,
-                        const QString& path, const CancelToken& userCancel, qint64 estimatedCells,
-                        JobControl& control) {
+                        const QString& path, const CancelToken& userCancel, ExportCommit& commit,
+                        qint64 estimatedCells, JobControl& control) {
   ExportOutcome outcome;
   outcome.path = path;
   const std::filesystem::path finalPath = fsPath(path);
@@ -58,11 +58,17 @@ ExportOutcome runExport(const Workspace& ws, const std::string& table, CsvExport
   if (outcome.status.isOk() && out.fail()) {
     outcome.status = Status::ioError("writing " + partPath.string() + " failed (disk full?)");
   }
+  forwardCancel();
   if (outcome.status.isOk() && cancel.cancelled()) outcome.status = Status::cancelled("export cancelled");
   std::error_code error;
   if (outcome.status.isOk()) {
-    std::filesystem::rename(partPath, finalPath, error);
-    if (error) {
+    const bool tried = commit.renameUnlessCancelled([&] {
+      std::filesystem::rename(partPath, finalPath, error);
+      return !error;
+    });
+    if (!tried) {
+      outcome.status = Status::cancelled("export cancelled");
+    } else if (error) {
       outcome.status = Status::ioError("cannot rename " + partPath.string() + " to " + shownPath + ": " +
                                        error.message());
     }
