@@ -29,6 +29,13 @@ Status checkQualifier(BytesView qualifier) {
   return Status::ok();
 }
 
+Status checkValue(BytesView value) {
+  if (value.size() > kMaxValueSize)
+    return Status::invalidArgument("value of " + std::to_string(value.size()) + " bytes is larger than the limit of " +
+                                   std::to_string(kMaxValueSize));
+  return Status::ok();
+}
+
 // The size limits of a mutation's cells, checked before anything is read.
 Status checkSizes(const Mutation& mutation) {
   if (const Delete* del = std::get_if<Delete>(&mutation)) {
@@ -39,9 +46,7 @@ Status checkSizes(const Mutation& mutation) {
   }
   for (const PutCell& cell : std::get<Put>(mutation).cells) {
     if (Status s = checkQualifier(cell.qualifier); !s) return s;
-    if (cell.value.size() > kMaxValueSize)
-      return Status::invalidArgument("value of " + std::to_string(cell.value.size()) +
-                                     " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
+    if (Status s = checkValue(cell.value); !s) return s;
   }
   return Status::ok();
 }
@@ -103,9 +108,7 @@ Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutati
     Status status;
     if (requireFamily(table, cell.family, &status) == nullptr) return status;
     if (Status s = checkQualifier(cell.qualifier); !s) return s;
-    if (cell.value.size() > kMaxValueSize)
-      return Status::invalidArgument("value of " + std::to_string(cell.value.size()) +
-                                     " bytes is larger than the limit of " + std::to_string(kMaxValueSize));
+    if (Status s = checkValue(cell.value); !s) return s;
     if (Status s = checkTimestamp(cell.timestamp, "put"); !s) return s;
     const int64_t ts = cell.timestamp == kLatestTimestamp ? now : cell.timestamp;
     out->add(region, cell.family, put.row, cell.qualifier, ts, CellType::kPut, cell.value);
