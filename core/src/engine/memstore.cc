@@ -1,5 +1,7 @@
 #include "engine/memstore.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -31,27 +33,62 @@ namespace {
 // Arena blocks start small (a region may hold a handful of cells) and double
 // up to 1 MiB, so a big memstore costs few allocations and a small one little memory.
 constexpr size_t kMaxArenaBlock = 1 << 20;
+}  // namespace
+
+// Arena blocks are mapped from the kernel, not taken from malloc: a flushed
+// memstore's memory then goes back to the system when it dies. From malloc's
+// heap it stayed resident as free space (tens of MiB after a load, since
+// glibc's trim threshold rises with the sizes it has seen), which the page
+// cache and the next memstores did not reuse.
+Memstore::Block::Block(size_t bytes) : size(bytes) {
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) throw std::bad_alloc();
+  data = static_cast<char*>(mem);
 }
 
-Memstore::Memstore() {
+Memstore::Block::~Block() {
+  if (data != nullptr) munmap(data, size);
+}
+
+Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget) : m_budget(std::move(budget)) {
   char* mem = allocate(sizeof(Node) + sizeof(std::atomic<Node*>) * kMaxHeight);
   m_head = new (mem) Node{0, 0, 0, kMaxHeight};
   for (int i = 0; i < kMaxHeight; ++i) new (&m_head->nextArray()[i]) std::atomic<Node*>(nullptr);
 }
 
-Memstore::~Memstore() = default;
+Memstore::~Memstore() {
+  if (m_budget == nullptr) return;
+  const uint64_t bytes = approximateBytes();
+  if (m_budgetState == BudgetState::kActive) m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
+  if (m_budgetState == BudgetState::kFlushing) m_budget->flushing.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+void Memstore::markFlushing() {
+  if (m_budget == nullptr || m_budgetState != BudgetState::kActive) return;
+  m_budgetState = BudgetState::kFlushing;
+  const uint64_t bytes = approximateBytes();
+  m_budget->flushing.fetch_add(bytes, std::memory_order_relaxed);
+  m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+void Memstore::markFlushed() {
+  if (m_budget == nullptr || m_budgetState != BudgetState::kFlushing) return;
+  m_budgetState = BudgetState::kFlushed;
+  m_budget->flushing.fetch_sub(approximateBytes(), std::memory_order_relaxed);
+}
 
 char* Memstore::allocate(size_t bytes) {
   bytes = (bytes + 7) & ~size_t{7};
   if (bytes > m_allocRemaining) {
     m_nextBlock = std::min(m_nextBlock * 2, kMaxArenaBlock);
     const size_t blockSize = std::max(bytes, m_nextBlock);
-    m_blocks.push_back(std::make_unique<char[]>(blockSize));
-    m_allocPtr = m_blocks.back().get();
+    m_blocks.emplace_back(blockSize);
+    m_allocPtr = m_blocks.back().data;
     m_allocRemaining = blockSize;
   }
   // Bytes in use, not blocks reserved: this is what triggers flushes.
   m_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (m_budget != nullptr) m_budget->active.fetch_add(bytes, std::memory_order_relaxed);
   char* result = m_allocPtr;
   m_allocPtr += bytes;
   m_allocRemaining -= bytes;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "engine/internal_iterator.h"
@@ -23,15 +24,31 @@
 
 namespace keyscope::engine {
 
+// The arena bytes of a workspace's memstores, for its memory limit: those still
+// taking writes (active) and those switched out for a flush that has not yet
+// been installed (flushing). A memstore that dies uncounted-out (a dropped
+// table's, say) takes its bytes out itself.
+struct MemstoreBudget {
+  std::atomic<uint64_t> active{0};
+  std::atomic<uint64_t> flushing{0};
+  uint64_t held() const { return active.load(std::memory_order_relaxed) + flushing.load(std::memory_order_relaxed); }
+};
+
 class Memstore {
  public:
-  Memstore();
+  // budget: shared, as a scanner may keep a memstore beyond its workspace.
+  explicit Memstore(std::shared_ptr<MemstoreBudget> budget = nullptr);
   ~Memstore();
   Memstore(const Memstore&) = delete;
   Memstore& operator=(const Memstore&) = delete;
 
   // REQUIRES: a well-formed internal key; mvcc greater than any added before.
   void add(BytesView key, BytesView value, uint64_t mvcc);
+
+  // The budget's part in a flush: switched out (no more adds), then written.
+  // Each once, in that order, by the one writer or the flush holding it.
+  void markFlushing();
+  void markFlushed();
 
   // Entries with mvcc <= readPoint, newest first among equal keys, each key once.
   std::unique_ptr<InternalIterator> newIterator(uint64_t readPoint) const;
@@ -56,9 +73,25 @@ class Memstore {
   Node* findGreaterOrEqual(BytesView key, uint64_t mvcc, Node** prev) const;
   Node* findLessThan(BytesView key) const;
 
+  // One arena block: zeroed pages mapped for this memstore alone.
+  struct Block {
+    explicit Block(size_t bytes);  // throws std::bad_alloc when the kernel refuses
+    ~Block();
+    Block(Block&& other) noexcept : data(std::exchange(other.data, nullptr)), size(other.size) {}
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+    Block& operator=(Block&&) = delete;
+    char* data;
+    size_t size;
+  };
+
+  enum class BudgetState { kActive, kFlushing, kFlushed };
+
+  std::shared_ptr<MemstoreBudget> m_budget;
+  BudgetState m_budgetState = BudgetState::kActive;
   Node* m_head;
   std::atomic<int> m_maxHeight{1};
-  std::vector<std::unique_ptr<char[]>> m_blocks;
+  std::vector<Block> m_blocks;
   char* m_allocPtr = nullptr;
   size_t m_allocRemaining = 0;
   size_t m_nextBlock = 2 << 10;  // doubled before each new block: the first is 4 KiB
