@@ -184,6 +184,12 @@ struct OpenOptions {
   bool createIfMissing = true;
   uint64_t pageCacheBytes = 64ull << 20;   // decompressed page blocks kept for reads
   bool backgroundCompaction = true;        // compact when a store has kCompactionTrigger files
+  // All memstores of all regions together, as HBase's global memstore limit
+  // (hbase.regionserver.global.memstore.size). When the memstores still taking
+  // writes pass half of it, the region holding the most is flushed; past all
+  // of it, writes wait for flushes. 0: no limit beyond each region's own
+  // (twice its table's flush size).
+  uint64_t memstoreLimitBytes = 256ull << 20;
   // The clock server-assigned timestamps and TTLs use; default: system time in ms.
   std::function<int64_t()> clock;
   // The largest row a get, or a scan without a batch, returns (options.h).

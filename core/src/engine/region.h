@@ -135,11 +135,22 @@ struct Region {
   bool containsRow(BytesView row) const {
     return BytesView(startRow) <= row && (endRow.empty() || row < BytesView(endRow));
   }
+  // The active memstores' bytes: what a flush is triggered by.
   uint64_t memstoreBytes() const {
     uint64_t total = 0;
     for (const auto& [name, store] : stores) {
       auto v = store->current();
       if (!v->active->empty()) total += v->active->approximateBytes();
+    }
+    return total;
+  }
+  // The active and the flushing memstores' bytes: what the region holds in memory.
+  uint64_t heldMemstoreBytes() const {
+    uint64_t total = 0;
+    for (const auto& [name, store] : stores) {
+      auto v = store->current();
+      total += v->active->approximateBytes();
+      if (v->flushing != nullptr) total += v->flushing->approximateBytes();
     }
     return total;
   }

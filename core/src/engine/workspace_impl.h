@@ -150,7 +150,14 @@ class WorkspaceImpl final : public Workspace {
   Status applyLocked(const ResolvedBatch& batch, Durability durability);
   static std::vector<Region*> regionsOf(const std::vector<ResolvedCell>& cells);
   Status commitLogLocked(std::optional<std::pair<int64_t, std::string>> record, bool fsync);
-  void maybeScheduleFlush(const Region& region);
+  void maybeScheduleFlush(const Region& region);  // when its active memstores reach the flush size
+  void scheduleFlush(const Region& region);       // once: not again while one is queued
+  // When the workspace's active memstores pass half its memstore limit (or
+  // `force`), flushes the region holding the most, unless such a flush is
+  // still to run. Returns the region flushed for memory, or -1.
+  int64_t maybeFlushForMemory(bool force);
+  // Waits while the workspace's memstores hold more than its limit (see makeRoomLocked).
+  Status makeRoomInWorkspaceLocked(std::unique_lock<std::mutex>& writeLock, bool* waited);
 
   // Reads (workspace_read.cc).
   // *visited (when given): the region read, if any.
@@ -237,6 +244,8 @@ class WorkspaceImpl final : public Workspace {
   int64_t m_lastSeq = 0;
   std::vector<std::pair<int64_t, std::string>> m_asyncLog;
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
+  // Every memstore's bytes, against OpenOptions::memstoreLimitBytes.
+  std::shared_ptr<MemstoreBudget> m_memstoreBudget = std::make_shared<MemstoreBudget>();
   std::atomic<uint64_t> m_readPoint{0};
 
   std::atomic<bool> m_clockFixed{false};
@@ -248,6 +257,9 @@ class WorkspaceImpl final : public Workspace {
   std::condition_variable m_idleCv;
   std::deque<Task> m_queue;
   std::set<int64_t> m_flushQueued;  // regions with a flush waiting (under m_queueMutex)
+  // The region flushed to bring the workspace's memstores under their limit,
+  // until that flush has run (-1: none); one at a time. Under m_queueMutex.
+  int64_t m_memoryFlushRegion = -1;
   std::set<int64_t> m_splitQueued;  // regions with a split waiting (under m_queueMutex)
   std::atomic<int32_t> m_servers{4};
   std::atomic<bool> m_balancerOn{true};

@@ -114,6 +114,10 @@ void WorkspaceImpl::workerLoop() {
       m_busy = true;
     }
     Status status = runTask(task);
+    if (task.kind == TaskKind::kFlush) {
+      std::lock_guard lock(m_queueMutex);
+      if (m_memoryFlushRegion == task.regionId) m_memoryFlushRegion = -1;  // the next may be chosen
+    }
     deleteObsoleteFiles();
     (void)persistStatistics();
     m_readers->dropIdleSnapshots();
@@ -237,7 +241,8 @@ void WorkspaceImpl::switchMemstoresLocked(Region& region) {
     if (version->active->empty()) continue;
     auto next = copyOf(*version);
     next->flushing = version->active;
-    next->active = std::make_shared<Memstore>();
+    next->flushing->markFlushing();
+    next->active = std::make_shared<Memstore>(m_memstoreBudget);
     store->install(std::move(next));
   }
 }
@@ -333,6 +338,7 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
   for (const auto& [family, store] : region->stores) {
     const auto version = store->current();
     if (version->flushing == nullptr) continue;
+    version->flushing->markFlushed();
     auto next = copyOf(*version);
     next->flushing = nullptr;
     const auto file = written.find(family);

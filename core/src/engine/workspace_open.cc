@@ -132,7 +132,7 @@ void WorkspaceImpl::setClock(std::optional<int64_t> nowMillis) {
 std::shared_ptr<Store> WorkspaceImpl::newStore(const FamilyOptions& family) const {
   auto version = std::make_shared<StoreVersion>();
   version->options = family;
-  version->active = std::make_shared<Memstore>();
+  version->active = std::make_shared<Memstore>(m_memstoreBudget);
   return std::make_shared<Store>(std::move(version));
 }
 
@@ -149,7 +149,7 @@ Result<std::shared_ptr<Region>> WorkspaceImpl::buildRegion(const RegionRecord& r
   for (const FamilyOptions& family : options.families) {
     auto version = std::make_shared<StoreVersion>();
     version->options = family;
-    version->active = std::make_shared<Memstore>();
+    version->active = std::make_shared<Memstore>(m_memstoreBudget);
     for (const StoreFileRecord& file : files) {
       if (file.regionId != record.id || file.family != family.name) continue;
       Result<StoreFileMeta> meta = StoreFileMeta::decode(file.meta);

@@ -10,8 +10,9 @@ namespace keyscope::engine {
 
 namespace {
 
-// Writers wait when a region's memstore passes this multiple of its flush
-// size while the previous flush is still being written.
+// Writers wait when a region's memstores, the active one and the one being
+// flushed together, pass this multiple of its flush size: at most two
+// memstores' worth in memory, as RocksDB's max_write_buffer_number = 2.
 constexpr uint64_t kMemstoreBlockingMultiplier = 2;
 
 Status checkRow(BytesView row) {
@@ -188,24 +189,25 @@ Status WorkspaceImpl::commitLogLocked(std::optional<std::pair<int64_t, std::stri
 
 Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_lock<std::mutex>& writeLock,
                                      bool* waited) {
-  // Backpressure: wait while a region is far past its flush size and its
-  // previous flush has not finished (the memstore would grow without bound).
+  // Backpressure: wait while a region holds more than two memstores' worth
+  // and its flush has not finished (memory would grow without bound).
   // When a flush of the region ends in failure meanwhile (a full disk, say),
   // the write fails saying so; it goes through once a later flush succeeds.
   *waited = false;
+  if (Status s = makeRoomInWorkspaceLocked(writeLock, waited); !s || *waited) return s;
   for (Region* region : regionsOf(batch.cells)) {
     auto table = findTable(region->tableName);
     const uint64_t limit = kMemstoreBlockingMultiplier * (table != nullptr ? table->options.memstoreFlushSize : 0);
-    if (table == nullptr || region->memstoreBytes() <= limit) continue;
+    if (table == nullptr || region->heldMemstoreBytes() <= limit) continue;
     uint64_t attempts = 0;
     {
       std::lock_guard queue(m_queueMutex);
       attempts = flushAttemptsLocked(region->id);
     }
-    maybeScheduleFlush(*region);
+    scheduleFlush(*region);  // even below the flush size: a failed flush's memstores wait for a retry
     *waited = true;
     m_flushed.wait_for(writeLock, std::chrono::seconds(1));
-    const uint64_t held = region->memstoreBytes();
+    const uint64_t held = region->heldMemstoreBytes();
     if (held <= limit) return Status::ok();  // a failed flush switched memstores too: room for now
     Status failed;
     {
@@ -216,10 +218,38 @@ Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_loc
       return failed.withMessage("table '" + region->tableName +
                                 "' takes no more writes until its memstore can be flushed (region " +
                                 std::to_string(region->id) + " holds " + std::to_string(held) +
-                                " bytes, more than twice its flush size); nothing of this write was applied: " +
+                                " bytes in memory, more than twice its flush size); nothing of this write was applied: " +
                                 failed.message());
     return Status::ok();
   }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::makeRoomInWorkspaceLocked(std::unique_lock<std::mutex>& writeLock, bool* waited) {
+  // HBase's global memstore limit: past it, writes wait for flushes of the
+  // regions holding the most (with many regions, each below its own flush
+  // size, the memstores together would otherwise grow without bound).
+  const uint64_t limit = m_options.memstoreLimitBytes;
+  if (limit == 0 || m_memstoreBudget->held() <= limit) return Status::ok();
+  const int64_t target = maybeFlushForMemory(true);
+  uint64_t attempts = 0;
+  {
+    std::lock_guard queue(m_queueMutex);
+    attempts = flushAttemptsLocked(target);
+  }
+  *waited = true;
+  m_flushed.wait_for(writeLock, std::chrono::seconds(1));
+  const uint64_t held = m_memstoreBudget->held();
+  if (held <= limit || target < 0) return Status::ok();
+  Status failed;
+  {
+    std::lock_guard queue(m_queueMutex);
+    failed = flushFailureSinceLocked(target, attempts);
+  }
+  if (!failed)
+    return failed.withMessage("the workspace takes no more writes until its memstores can be flushed (they hold " +
+                              std::to_string(held) + " bytes, more than the limit of " + std::to_string(limit) +
+                              "); nothing of this write was applied: " + failed.message());
   return Status::ok();
 }
 
@@ -272,12 +302,56 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
   m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
   recordWrites(batch);
   for (Region* region : regions) maybeScheduleFlush(*region);
+  maybeFlushForMemory(false);
   return Status::ok();
 }
 
 void WorkspaceImpl::maybeScheduleFlush(const Region& region) {
   auto table = findTable(region.tableName);
   if (table == nullptr || region.memstoreBytes() < table->options.memstoreFlushSize) return;
+  scheduleFlush(region);
+}
+
+int64_t WorkspaceImpl::maybeFlushForMemory(bool force) {
+  const uint64_t limit = m_options.memstoreLimitBytes;
+  if (limit == 0) return -1;
+  if (!force && m_memstoreBudget->active.load(std::memory_order_relaxed) < limit / 2) return -1;
+  {
+    std::lock_guard queue(m_queueMutex);
+    if (m_memoryFlushRegion >= 0) return m_memoryFlushRegion;
+  }
+  std::vector<std::shared_ptr<Region>> regions;
+  {
+    std::lock_guard lock(m_tablesMutex);
+    regions.reserve(m_regions.size());
+    for (const auto& [id, region] : m_regions) regions.push_back(region);
+  }
+  const auto holdingMost = [&](uint64_t (Region::*bytesOf)() const) {
+    const Region* largest = nullptr;
+    uint64_t largestBytes = 0;
+    for (const auto& region : regions) {
+      const uint64_t bytes = ((*region).*bytesOf)();
+      if (bytes > largestBytes) {
+        largest = region.get();
+        largestBytes = bytes;
+      }
+    }
+    return largest;
+  };
+  const Region* largest = holdingMost(&Region::memstoreBytes);
+  // All of it switched out already: a flush that failed (a full disk) keeps
+  // its memstores until a retry, which is asked for here.
+  if (largest == nullptr && force) largest = holdingMost(&Region::heldMemstoreBytes);
+  if (largest == nullptr) return -1;
+  {
+    std::lock_guard queue(m_queueMutex);
+    m_memoryFlushRegion = largest->id;
+  }
+  scheduleFlush(*largest);
+  return largest->id;
+}
+
+void WorkspaceImpl::scheduleFlush(const Region& region) {
   {
     std::lock_guard lock(m_queueMutex);
     if (!m_flushQueued.insert(region.id).second) return;

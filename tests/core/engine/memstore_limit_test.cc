@@ -1,0 +1,142 @@
+// The memory memstores hold: each memstore's part in the workspace's budget,
+// and the workspace-wide limit (OpenOptions::memstoreLimitBytes, HBase's
+// global memstore limit) that flushes the region holding the most when many
+// regions each stay below their own flush size.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/internal_key.h"
+#include "engine/memstore.h"
+#include "engine_test_util.h"
+
+namespace keyscope::test {
+namespace {
+
+using engine::Memstore;
+using engine::MemstoreBudget;
+
+void addCell(Memstore& memstore, const std::string& row, uint64_t mvcc) {
+  const std::string key = engine::internalKey(row, "q", 1, CellType::kPut);
+  memstore.add(key, std::string(100, 'v'), mvcc);
+}
+
+TEST(MemstoreBudget, CountsAMemstoreAsActiveThenFlushingThenNotAtAll) {
+  auto budget = std::make_shared<MemstoreBudget>();
+  Memstore memstore(budget);
+  const uint64_t empty = memstore.approximateBytes();  // the skip list's head
+  EXPECT_EQ(budget->active.load(), empty);
+  for (uint64_t i = 0; i < 100; ++i) addCell(memstore, "row" + std::to_string(i), i + 1);
+  EXPECT_GT(memstore.approximateBytes(), 100u * 100u);
+  EXPECT_EQ(budget->active.load(), memstore.approximateBytes());
+  EXPECT_EQ(budget->flushing.load(), 0u);
+
+  memstore.markFlushing();
+  EXPECT_EQ(budget->active.load(), 0u);
+  EXPECT_EQ(budget->flushing.load(), memstore.approximateBytes());
+
+  memstore.markFlushed();
+  EXPECT_EQ(budget->held(), 0u) << "written to a store file: no longer the budget's, though readers may hold it";
+}
+
+TEST(MemstoreBudget, AMemstoreThatDiesTakesItsBytesOutWhateverItsState) {
+  auto budget = std::make_shared<MemstoreBudget>();
+  {
+    Memstore active(budget);
+    auto flushing = std::make_unique<Memstore>(budget);
+    for (uint64_t i = 0; i < 50; ++i) {
+      addCell(active, "a" + std::to_string(i), i + 1);
+      addCell(*flushing, "f" + std::to_string(i), i + 1);
+    }
+    flushing->markFlushing();
+    EXPECT_GT(budget->active.load(), 0u);
+    EXPECT_GT(budget->flushing.load(), 0u);
+    flushing.reset();  // a dropped table's memstore, say
+    EXPECT_EQ(budget->flushing.load(), 0u);
+  }
+  EXPECT_EQ(budget->held(), 0u);
+}
+
+// A table pre-split into eight regions, each with a flush size it never
+// reaches: only the workspace-wide limit can flush anything.
+class MemstoreLimitTest : public ::testing::Test {
+ protected:
+  static constexpr uint64_t kLimit = 512 << 10;
+  static constexpr int kRegions = 8;
+  static constexpr int kRowsPerBatch = 40;  // of 8 regions' rows, about 4 KiB each
+  static constexpr int kBatches = 50;       // about 8 MiB in all: 16 times the limit
+
+  static OpenOptions options(uint64_t limit) {
+    OpenOptions o;
+    o.memstoreLimitBytes = limit;
+    o.backgroundCompaction = false;
+    return o;
+  }
+
+  static std::string rowKey(int i) {
+    // The first byte spreads rows over the regions ('a'..'h').
+    return std::string(1, static_cast<char>('a' + i % kRegions)) + std::to_string(100000 + i);
+  }
+
+  void createTable(EngineFixture& f) {
+    std::vector<Bytes> splits;
+    for (int r = 1; r < kRegions; ++r) splits.emplace_back(1, static_cast<char>('a' + r));
+    FamilyOptions family = familyOf("f").options;
+    TableOptions table;
+    table.name = "t";
+    table.families = {family};
+    table.memstoreFlushSize = 64ull << 20;
+    table.maxFileSize = 1ull << 40;  // no splits: the regions stay as created
+    ASSERT_TRUE(f.ws().createTable(table, splits));
+  }
+
+  // Writes every batch; returns the largest total of the regions' memstores
+  // seen after a write, as RegionInfo reports them.
+  uint64_t writeAllBatches(EngineFixture& f) {
+    uint64_t largest = 0;
+    int row = 0;
+    for (int b = 0; b < kBatches; ++b) {
+      std::vector<Mutation> batch;
+      for (int i = 0; i < kRowsPerBatch; ++i, ++row)
+        batch.push_back(Put{rowKey(row), {{"f", "q", kLatestTimestamp, std::string(4000, 'x')}}});
+      EXPECT_TRUE(f.ws().mutate("t", batch));
+      Result<std::vector<RegionInfo>> regions = f.ws().regions("t");
+      EXPECT_TRUE(regions);
+      uint64_t total = 0;
+      for (const RegionInfo& region : *regions) total += region.memstoreBytes;
+      largest = std::max(largest, total);
+    }
+    return largest;
+  }
+};
+
+TEST_F(MemstoreLimitTest, ManyRegionsBelowTheirFlushSizeAreFlushedLargestFirstToStayUnderTheLimit) {
+  EngineFixture f(options(kLimit));
+  createTable(f);
+  const uint64_t largest = writeAllBatches(f);
+  constexpr uint64_t kBatchBytes = kRowsPerBatch * 4200;
+  EXPECT_LE(largest, kLimit + kBatchBytes) << "the memstores together stay within the limit and one batch";
+  ASSERT_TRUE(f.ws().waitForBackgroundWork());
+  Result<std::vector<RegionInfo>> regions = f.ws().regions("t");
+  ASSERT_TRUE(regions);
+  ASSERT_THAT(*regions, ::testing::SizeIs(kRegions));
+  for (const RegionInfo& region : *regions)
+    EXPECT_GT(region.storeFiles, 0u) << "region " << region.id << " was flushed for memory, though below its flush size";
+  Result<uint64_t> rows = f.ws().count("t", ScanOptions{});
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(*rows, static_cast<uint64_t>(kRowsPerBatch * kBatches)) << "nothing lost by the flushes";
+}
+
+TEST_F(MemstoreLimitTest, WithoutALimitEachRegionWaitsForItsOwnFlushSize) {
+  EngineFixture f(options(0));
+  createTable(f);
+  const uint64_t largest = writeAllBatches(f);
+  EXPECT_GT(largest, 4 * kLimit) << "the control: nothing but the limit flushes these regions";
+  EXPECT_EQ(f.storeFileCount("t"), 0u);
+}
+
+}  // namespace
+}  // namespace keyscope::test
