@@ -4,10 +4,12 @@
 // changes store files meanwhile, in three steps:
 //   1. flush the parent: its data up to log position S is in store files;
 //   2. rewrite those files into two daughters' files (no lock held: writes
-//      keep going into the parent's memstore);
+//      keep going into the parent's memstore), then switch the parent's
+//      memstore and write what it holds into the daughters' files as well,
+//      up to log position S2;
 //   3. under m_write, in one catalog transaction: the daughters (flushed_seq
-//      S, the parent's server), their files, the parent's retirement and the
-//      lineage; then the parent's memstore (writes after S) is copied into
+//      S2, the parent's server), their files, the parent's retirement and the
+//      lineage; then the parent's memstore (writes after S2) is copied into
 //      the daughters and the new region list is published.
 // A crash before 3 commits leaves the parent and garbage pages (deleted at
 // the next open); after, the daughters, and replay routes log records that
@@ -237,12 +239,37 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     written.push_back(std::move(out));
   }
 
+  // 2b. What was written meanwhile, flushed straight into the daughters too,
+  // so step 3 copies only the writes of the last moment. (Copying all of it
+  // held the parent's memstore and its copy at once: twice a full memstore
+  // when a key-ordered load splits the region every write goes to.)
+  {
+    std::lock_guard write(m_write);
+    switchMemstoresLocked(*region);
+  }
+  const int64_t daughtersFlushedSeq = region->pendingFlushSeq;
+  for (const auto& [family, store] : region->stores) {
+    const auto version = store->current();
+    if (version->flushing == nullptr) continue;
+    Written out{family, nullptr, nullptr};
+    for (int half = 0; half < 2; ++half) {
+      RangeIterator source(version->flushing->newIterator(std::numeric_limits<uint64_t>::max()),
+                           half == 0 ? lowStart : splitKey, half == 0 ? splitKey : std::string());
+      const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
+      Result<std::shared_ptr<LiveStoreFile>> file =
+          writeFile(label, source, version->options, MatchMode::kMinorCompaction, daughtersFlushedSeq);
+      if (!file) return abandon(file.status());  // the parent's next flush retries the switched memstores
+      (half == 0 ? out.low : out.high) = *file;
+    }
+    written.push_back(std::move(out));
+  }
+
   // 3. Swap the parent for its daughters.
   std::unique_lock write(m_write);
   const int64_t at = now();
   const int32_t server = region->server.load();
-  RegionRecord lowRecord{lowId, region->tableId, region->startRow, splitRow, splitSeq, server};
-  RegionRecord highRecord{highId, region->tableId, splitRow, region->endRow, splitSeq, server};
+  RegionRecord lowRecord{lowId, region->tableId, region->startRow, splitRow, daughtersFlushedSeq, server};
+  RegionRecord highRecord{highId, region->tableId, splitRow, region->endRow, daughtersFlushedSeq, server};
   {
     std::lock_guard db(m_db);
     Status status = m_catalog->begin();
@@ -280,19 +307,22 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     daughters[half] = *built;
     daughters[half]->createdMillis = at;
   }
-  for (const Written& w : written) {
+  // Newest first, as in every store version: step 2b's files, then step 2's.
+  for (auto w = written.rbegin(); w != written.rend(); ++w) {
     for (int half = 0; half < 2; ++half) {
-      const auto& file = half == 0 ? w.low : w.high;
-      const auto& store = daughters[half]->stores.at(w.family);
+      const auto& file = half == 0 ? w->low : w->high;
+      const auto& store = daughters[half]->stores.at(w->family);
       auto version = std::make_shared<StoreVersion>(*store->current());
       if (file != nullptr) version->files.push_back(file);
       store->install(std::move(version));
     }
   }
-  // Writes since S are in the parent's memstore (and in the log, naming the
-  // parent, which replay routes by row): they move to the daughters.
+  // Writes since step 2b's switch are in the parent's memstore (and in the
+  // log, naming the parent, which replay routes by row): they move to the
+  // daughters.
   for (const auto& [family, store] : region->stores) {
     const auto version = store->current();
+    if (version->flushing != nullptr) version->flushing->markFlushed();  // in the daughters' files
     auto it = version->active->newIterator(std::numeric_limits<uint64_t>::max());
     for (it->seekToFirst(); it->valid(); it->next()) {
       Region& target = *daughters[it->key() < BytesView(splitKey) ? 0 : 1];
