@@ -28,6 +28,10 @@ class KeyscopePeer final : public Peer {
     keyscope::OpenOptions options;
     options.createIfMissing = fresh;
     options.pageCacheBytes = m_settings.cacheBytes;
+    // Two memstores' worth in all, as RocksDB's two write buffers (its
+    // max_write_buffer_number): the table splits into regions as it grows,
+    // and each region has memstores of its own.
+    options.memstoreLimitBytes = 2 * m_settings.memstoreBytes;
     options.backgroundCompaction = true;
     auto ws = keyscope::Workspace::open(dir + "/workspace.keyscope", options);
     check(ws.status(), "open");

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <utility>
 #include <vector>
@@ -20,8 +21,20 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The process's peak resident set so far (VmHWM), in MiB; 0 when /proc is not there.
+// Printed after each phase, so the phase that set the peak is the one where it grows.
+double peakRssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  }
+  return 0;
+}
+
 void progress(const char* phase, double seconds, double items, const char* unit) {
-  std::fprintf(stderr, "    %-24s %8.2f s  %12.0f %s/s\n", phase, seconds, items / seconds, unit);
+  std::fprintf(stderr, "    %-24s %8.2f s  %12.0f %s/s  (peak RSS so far %.1f MiB)\n", phase,
+               seconds, items / seconds, unit, peakRssMiB());
 }
 
 uint64_t directoryBytes(const fs::path& dir) {
