@@ -12,6 +12,7 @@
 #include "engine/internal_key.h"
 #include "engine/memstore.h"
 #include "engine_test_util.h"
+#include "raw_db.h"
 
 namespace keyscope::test {
 namespace {
@@ -81,7 +82,15 @@ class MemstoreLimitTest : public ::testing::Test {
     return std::string(1, static_cast<char>('a' + i % kRegions)) + std::to_string(100000 + i);
   }
 
-  void createTable(EngineFixture& f) {
+  static std::vector<Mutation> batchOfRows(int first, int count) {
+    std::vector<Mutation> batch;
+    for (int i = first; i < first + count; ++i)
+      batch.push_back(Put{rowKey(i), {{"f", "q", kLatestTimestamp, std::string(4000, 'x')}}});
+    return batch;
+  }
+
+  void createTable(EngineFixture& f) { createTable(f.ws()); }
+  void createTable(Workspace& ws) {
     std::vector<Bytes> splits;
     for (int r = 1; r < kRegions; ++r) splits.emplace_back(1, static_cast<char>('a' + r));
     FamilyOptions family = familyOf("f").options;
@@ -90,7 +99,7 @@ class MemstoreLimitTest : public ::testing::Test {
     table.families = {family};
     table.memstoreFlushSize = 64ull << 20;
     table.maxFileSize = 1ull << 40;  // no splits: the regions stay as created
-    ASSERT_TRUE(f.ws().createTable(table, splits));
+    ASSERT_TRUE(ws.createTable(table, splits));
   }
 
   // Writes every batch; returns the largest total of the regions' memstores
@@ -99,10 +108,8 @@ class MemstoreLimitTest : public ::testing::Test {
     uint64_t largest = 0;
     int row = 0;
     for (int b = 0; b < kBatches; ++b) {
-      std::vector<Mutation> batch;
-      for (int i = 0; i < kRowsPerBatch; ++i, ++row)
-        batch.push_back(Put{rowKey(row), {{"f", "q", kLatestTimestamp, std::string(4000, 'x')}}});
-      EXPECT_TRUE(f.ws().mutate("t", batch));
+      EXPECT_TRUE(f.ws().mutate("t", batchOfRows(row, kRowsPerBatch)));
+      row += kRowsPerBatch;
       Result<std::vector<RegionInfo>> regions = f.ws().regions("t");
       EXPECT_TRUE(regions);
       uint64_t total = 0;
@@ -136,6 +143,46 @@ TEST_F(MemstoreLimitTest, WithoutALimitEachRegionWaitsForItsOwnFlushSize) {
   const uint64_t largest = writeAllBatches(f);
   EXPECT_GT(largest, 4 * kLimit) << "the control: nothing but the limit flushes these regions";
   EXPECT_EQ(f.storeFileCount("t"), 0u);
+}
+
+// A region whose store file's metadata is damaged is not flushed (its writes
+// stay in the memstore and the log until keyscope-cli check --repair): when
+// it is the one holding the most, writes stop at the limit and say why.
+TEST_F(MemstoreLimitTest, WhenTheFlushForMemoryFailsWritesStopSayingWhyWithNothingApplied) {
+  TempDir dir;
+  const std::string path = dir.file("ws.ksw");
+  {
+    Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, options(kLimit));
+    ASSERT_TRUE(ws);
+    createTable(**ws);
+    ASSERT_TRUE((*ws)->mutate("t", batchOfRows(0, 1)));  // row 0 is in region 'a'
+    ASSERT_TRUE((*ws)->flush("t"));
+  }
+  {
+    RawDb db(path);
+    db.exec("UPDATE store_files SET meta = substr(meta, 1, 12)");
+  }
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, options(kLimit));
+  ASSERT_TRUE(ws) << ws.status().toString();
+  Status refused;
+  int applied = 0;
+  for (int b = 0; b < 100 && refused; ++b) {
+    // Rows 8, 16, 24, ...: all in region 'a', far below its flush size.
+    std::vector<Mutation> batch;
+    for (int i = 0; i < kRowsPerBatch; ++i) {
+      const int row = (b * kRowsPerBatch + i + 1) * kRegions;
+      batch.push_back(Put{rowKey(row), {{"f", "q", kLatestTimestamp, std::string(4000, 'x')}}});
+    }
+    refused = (*ws)->mutate("t", batch);
+    if (refused) ++applied;
+  }
+  ASSERT_FALSE(refused) << "writes went on past the limit";
+  EXPECT_GE(applied * kRowsPerBatch * 4000, static_cast<int>(kLimit) / 2) << "the limit, not something before it";
+  EXPECT_THAT(refused.message(),
+              ::testing::AllOf(::testing::HasSubstr("the workspace takes no more writes until its memstores can be "
+                                                    "flushed"),
+                               ::testing::HasSubstr("nothing of this write was applied"),
+                               ::testing::HasSubstr("store file metadata")));
 }
 
 }  // namespace
