@@ -88,13 +88,38 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   return std::optional<StoreFileMeta>(std::move(meta).value());
 }
 
-std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst) {
+namespace {
+
+// Whether no two of the files [begin, end) share a key.
+bool keyRangesDisjoint(std::vector<CompactionCandidate>::const_iterator begin,
+                       std::vector<CompactionCandidate>::const_iterator end) {
+  std::vector<const CompactionCandidate*> byFirstKey;
+  for (auto it = begin; it != end; ++it) {
+    if (it->firstKey.empty() || it->lastKey.empty()) return false;
+    byFirstKey.push_back(&*it);
+  }
+  std::sort(byFirstKey.begin(), byFirstKey.end(),
+            [](const CompactionCandidate* a, const CompactionCandidate* b) { return a->firstKey < b->firstKey; });
+  for (size_t i = 1; i < byFirstKey.size(); ++i) {
+    if (byFirstKey[i]->firstKey <= byFirstKey[i - 1]->lastKey) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst,
+                                          bool leaveDisjointRuns) {
   const size_t n = oldestFirst.size();
+  const bool mayLeave = leaveDisjointRuns && n <= kCompactionMaxFiles;
   for (size_t start = 0; start + kCompactionMinFiles <= n; ++start) {
     const size_t end = std::min(n, start + kCompactionMaxFiles);
     uint64_t newer = 0;
     for (size_t i = start + 1; i < end; ++i) newer += oldestFirst[i].storedBytes;
     if (static_cast<double>(oldestFirst[start].storedBytes) <= kCompactionRatio * static_cast<double>(newer)) {
+      if (mayLeave && keyRangesDisjoint(oldestFirst.begin() + static_cast<std::ptrdiff_t>(start),
+                                        oldestFirst.begin() + static_cast<std::ptrdiff_t>(end)))
+        continue;
       std::vector<size_t> selected;
       for (size_t i = start; i < end; ++i) selected.push_back(oldestFirst[i].index);
       return selected;

@@ -29,6 +29,8 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
 struct CompactionCandidate {
   size_t index = 0;       // caller's index
   uint64_t storedBytes = 0;
+  BytesView firstKey;     // the file's key range; empty: unknown (overlapping any)
+  BytesView lastKey;
 };
 
 constexpr size_t kCompactionMinFiles = 3;   // hbase.hstore.compaction.min
@@ -38,6 +40,13 @@ constexpr double kCompactionRatio = 1.2;    // hbase.hstore.compaction.ratio
 // HBase's ratio-based minor selection: the oldest run of at least
 // kCompactionMinFiles files in which the oldest is no bigger than the ratio
 // times the sum of the others. Empty when nothing qualifies.
-std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst);
+//
+// leaveDisjointRuns: a run whose files' key ranges do not overlap is passed
+// over while the store holds at most kCompactionMaxFiles files. Merging such
+// files gains a get nothing (the key ranges already rule out all but one)
+// and rewrites every byte: a key-ordered load flushes exactly such files.
+// RocksDB moves them to the next level without rewriting for the same reason.
+std::vector<size_t> selectMinorCompaction(const std::vector<CompactionCandidate>& oldestFirst,
+                                          bool leaveDisjointRuns = false);
 
 }  // namespace keyscope::engine

@@ -184,7 +184,8 @@ class WorkspaceImpl final : public Workspace {
   // Moves the region's non-empty memstores to `flushing` at the current log
   // position. REQUIRES: m_write held, no flush pending for the region.
   void switchMemstoresLocked(Region& region);
-  Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major);
+  // requested: asked for by compact() rather than started by the engine.
+  Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major, bool requested);
   Status syncAsyncLog();
   void deleteObsoleteFiles();
   Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,

@@ -146,7 +146,7 @@ Status WorkspaceImpl::runTask(const Task& task) {
   }
   const bool major = task.kind == TaskKind::kMajorCompaction;
   for (const auto& [family, store] : region->stores) {
-    if (Status s = compactStore(region, family, major); !s)
+    if (Status s = compactStore(region, family, major, task.done != nullptr); !s)
       return inContext(s, (major ? "major compaction of " : "compaction of ") + where);
   }
   return Status::ok();
@@ -353,7 +353,8 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
   return Status::ok();
 }
 
-Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, const std::string& family, bool major) {
+Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, const std::string& family, bool major,
+                                   bool requested) {
   std::lock_guard maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
@@ -369,9 +370,12 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
     selected = version->files;
   } else {
     std::vector<CompactionCandidate> oldestFirst;
-    for (size_t i = version->files.size(); i-- > 0;)
-      oldestFirst.push_back({i, version->files[i]->reader->meta().storedBytes});
-    std::vector<size_t> picked = selectMinorCompaction(oldestFirst);
+    for (size_t i = version->files.size(); i-- > 0;) {
+      const StoreFileMeta& meta = version->files[i]->reader->meta();
+      oldestFirst.push_back({i, meta.storedBytes, meta.firstKey, meta.lastKey});
+    }
+    // Asked for (compact 't'): every qualifying run is merged.
+    std::vector<size_t> picked = selectMinorCompaction(oldestFirst, /*leaveDisjointRuns=*/!requested);
     std::sort(picked.begin(), picked.end());  // newest first, as in the version
     for (size_t i : picked) selected.push_back(version->files[i]);
   }
