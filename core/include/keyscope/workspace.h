@@ -183,7 +183,10 @@ struct StoreFileInfo {
 struct OpenOptions {
   bool createIfMissing = true;
   uint64_t pageCacheBytes = 64ull << 20;   // decompressed page blocks kept for reads
-  bool backgroundCompaction = true;        // compact when a store has kCompactionTrigger files
+  // Minor compactions on their own, by HBase's ratio rule once a store holds
+  // 3 files; a run of files whose key ranges do not overlap is left as it is
+  // while the store holds at most 10 (compact() merges them when asked).
+  bool backgroundCompaction = true;
   // All memstores of all regions together, as HBase's global memstore limit
   // (hbase.regionserver.global.memstore.size). When the memstores still taking
   // writes pass half of it, the region holding the most is flushed; past all
