@@ -353,10 +353,11 @@ class TestRegionBar : public QObject {
     QVERIFY(!viewWs->balancerEnabled());
     view.balance();
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 7, 30000);
+    // The message stays once the refresh that follows has settled.
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading(), 30000);
     QVERIFY2(view.statusText().contains(QStringLiteral("switched off")), qPrintable(view.statusText()));
 
     // Merging the table's only region with a next one fails plainly.
-    QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading(), 30000);
     view.selectRegion(merged);
     view.mergeSelected();
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 8, 30000);
@@ -371,6 +372,34 @@ class TestRegionBar : public QObject {
     QVERIFY(file.readLine().startsWith("region,start_row,end_row,server"));
     QVERIFY(view.saveImage(dir.filePath(QStringLiteral("bar.png"))).isOk());
 
+    view.setWorkspace(nullptr);
+    runner.waitForDone();
+  }
+
+  // An action that finishes while a refresh is still reading keeps its
+  // message and its selection: the refresh queued after it brings both.
+  void anActionOutlivesARefreshInFlight() {
+    QTemporaryDir dir;
+    auto ws = test::openWorkspace(dir.filePath(QStringLiteral("w.ksw")));
+    test::fillNumberedTable(*ws, 3000, 0);
+    QVERIFY(ws->setBalancerEnabled(false).isOk());
+
+    JobRunner runner;
+    RegionsView view(&runner);
+    view.show();
+    view.setWorkspace(ws.get());
+    view.showTable(ws->describeTable("t").value());
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading() && view.model()->rowCount() == 1, 30000);
+    QSignalSpy finished(&view, &RegionsView::actionFinished);
+    // Either may finish first; both orders must leave the same settled view.
+    for (int round = 1; round <= 20; ++round) {
+      view.refresh();
+      view.balance();
+      QTRY_VERIFY_WITH_TIMEOUT(finished.count() == round, 30000);
+      QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading(), 30000);
+      QVERIFY2(view.statusText().startsWith(QStringLiteral("The balancer is switched off")),
+               qPrintable(QStringLiteral("round %1: %2").arg(round).arg(view.statusText())));
+    }
     view.setWorkspace(nullptr);
     runner.waitForDone();
   }

@@ -339,6 +339,9 @@ void RegionsView::onSnapshot(RegionSnapshot snapshot) {
   setLoading(false);
   if (snapshot.table != m_table) return;
   m_snapshot = std::move(snapshot);
+  // A snapshot begun before the last action finished is followed by another:
+  // the action's message and selection wait for that one.
+  const bool followedByAnother = m_refreshAgain;
   if (!m_snapshot.error.isEmpty()) {
     setStatus(tr("Cannot read the regions of %1: %2").arg(m_table, m_snapshot.error), true);
   } else {
@@ -354,7 +357,7 @@ void RegionsView::onSnapshot(RegionSnapshot snapshot) {
             .arg(m_snapshot.servers)
             .arg(window);
     if (!m_acting) setStatus(m_actionMessage.isEmpty() ? summary : m_actionMessage + QLatin1Char(' ') + summary);
-    m_actionMessage.clear();
+    if (!followedByAnother) m_actionMessage.clear();
   }
   {
     const QSignalBlocker blockServers(m_servers);
@@ -362,7 +365,7 @@ void RegionsView::onSnapshot(RegionSnapshot snapshot) {
     if (m_snapshot.servers > 0) m_servers->setValue(m_snapshot.servers);
     m_balancer->setChecked(m_snapshot.balancerEnabled);
   }
-  if (m_selectAfterRefresh) {
+  if (m_selectAfterRefresh && !followedByAnother) {
     m_selected = m_selectAfterRefresh;
     m_selectAfterRefresh.reset();
   }
