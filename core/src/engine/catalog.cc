@@ -254,6 +254,9 @@ Status Catalog::initialise(bool fresh, Mode mode) {
   }
   if (Status s = execSql(m_db, "PRAGMA journal_mode = WAL", "switching to WAL journal mode"); !s) return s;
   if (Status s = execSql(m_db, "PRAGMA synchronous = NORMAL", "setting synchronous mode"); !s) return s;
+  // SQLite's log is reused from its start once checkpointed (checkpointer.h);
+  // one that grew past this while a reader held it back is cut back to it.
+  if (Status s = execSql(m_db, "PRAGMA journal_size_limit = 16777216", "limiting the log file's size"); !s) return s;
   // SQLite's own page cache holds stored (compressed) pages, which the engine's
   // page cache of decompressed blocks already serves reads from: 2 MiB keeps
   // the B-tree's inner pages. 16 MiB cost 30 MiB of peak memory in a load
@@ -338,6 +341,43 @@ Result<sqlite3*> Catalog::openReader() const {
   sqlite3_extended_result_codes(db, 1);
   (void)execSql(db, "PRAGMA cache_size = -2048", "sizing the reader cache");  // as the writer's, above
   return db;
+}
+
+Result<sqlite3*> Catalog::openCheckpointer() const {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    Status s = sqliteError(db, rc, "opening a checkpoint connection to " + m_path);
+    sqlite3_close(db);
+    return s;
+  }
+  sqlite3_busy_timeout(db, 60000);
+  sqlite3_extended_result_codes(db, 1);
+  // A checkpoint syncs the log before copying it and the database after, as
+  // at the writer's synchronous = NORMAL (a connection's own default, FULL,
+  // syncs the same for checkpoints).
+  if (Status s = execSql(db, "PRAGMA synchronous = NORMAL", "setting the checkpoint connection's synchronous mode");
+      !s) {
+    sqlite3_close(db);
+    return s;
+  }
+  return db;
+}
+
+void Catalog::onLogCommit(std::function<void(int logPages)> committed) {
+  m_logCommitted = std::move(committed);
+  if (!m_logCommitted) {
+    sqlite3_wal_autocheckpoint(m_db, 1000);  // SQLite's default
+    return;
+  }
+  // Replaces the automatic checkpoint, itself a WAL hook.
+  sqlite3_wal_hook(
+      m_db,
+      [](void* self, sqlite3*, const char*, int pages) {
+        static_cast<Catalog*>(self)->m_logCommitted(pages);
+        return SQLITE_OK;
+      },
+      this);
 }
 
 Status Catalog::begin() { return m_begin.run("beginning a transaction"); }

@@ -136,6 +136,13 @@ class Catalog {
   Status checkSchemaLocations();
   // A new read-only connection to the same file; the caller closes it.
   Result<sqlite3*> openReader() const;
+  // A new read-write connection to the same file for checkpoints
+  // (checkpointer.h); the caller closes it.
+  Result<sqlite3*> openCheckpointer() const;
+  // Calls `committed` after each commit on the writer connection with the
+  // size of SQLite's log (the -wal file) in pages, in place of SQLite's own
+  // automatic checkpoint. Null: SQLite's automatic checkpoint again.
+  void onLogCommit(std::function<void(int logPages)> committed);
 
   Status begin();
   Status commit();
@@ -219,6 +226,7 @@ class Catalog {
 
   std::string m_path;
   sqlite3* m_db;
+  std::function<void(int)> m_logCommitted;  // onLogCommit
   // An flock on the workspace file: one process writes a workspace at a time
   // (each keeps memstores and counters of its own). Held open until the
   // connections are closed, because closing any descriptor of a file drops

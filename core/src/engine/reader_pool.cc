@@ -62,6 +62,7 @@ void ReaderPool::dropIdleSnapshots() {
 
 Status LeasedPageSource::readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
                                    std::string* out) {
+  if (heldLongerThan(kMaxLeaseHold)) release();
   if (m_reader.db == nullptr) {
     Result<PooledReader> reader = m_pool->acquireReader();
     if (!reader) return reader.status();

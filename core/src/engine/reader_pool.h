@@ -35,6 +35,10 @@ class Catalog;
 
 // How old a snapshot a read may start from.
 inline constexpr std::chrono::milliseconds kWarmSnapshot{2};
+// How long a LeasedPageSource keeps one connection (and its snapshot): the
+// first read after that gives it back and borrows again, so a compaction or
+// a split reading for seconds does not hold the log's checkpoints back.
+inline constexpr std::chrono::milliseconds kMaxLeaseHold{2};
 
 // A pooled connection with its page source; `since` is when the source's
 // snapshot began (or the connection was last handed out without one).
@@ -77,6 +81,8 @@ class LeasedPageSource final : public PageSource {
   LeasedPageSource(const LeasedPageSource&) = delete;
   LeasedPageSource& operator=(const LeasedPageSource&) = delete;
 
+  // Borrows a connection if none is held, or again if the one held was
+  // borrowed longer than kMaxLeaseHold ago.
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override;
   // Returns the connection to the pool; the next read borrows one again.
   void release();

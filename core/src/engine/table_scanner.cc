@@ -6,10 +6,6 @@
 
 namespace keyscope::engine {
 
-namespace {
-constexpr auto kMaxLeaseHold = std::chrono::milliseconds(2);
-}  // namespace
-
 const std::string& keyAfterEverything() {
   static const std::string key(kMaxRowKeySize + 1, '\xff');
   return key;

@@ -9,7 +9,8 @@
 // they need and read memstores below the published read point.
 //
 // Background work (flushes, compactions, the async log, deleting obsolete
-// pages) runs on one thread, m_worker, fed by a queue.
+// pages) runs on one thread, m_worker, fed by a queue; SQLite's checkpoints
+// on another (m_checkpointer).
 #pragma once
 
 #include <atomic>
@@ -27,6 +28,8 @@
 #include <vector>
 
 #include "engine/catalog.h"
+#include "engine/checkpointer.h"
+#include "engine/fair_mutex.h"
 #include "engine/page_cache.h"
 #include "engine/query_matcher.h"
 #include "engine/reader_pool.h"
@@ -188,8 +191,11 @@ class WorkspaceImpl final : public Workspace {
   Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major, bool requested);
   Status syncAsyncLog();
   void deleteObsoleteFiles();
+  // reading: where `source` reads store-file pages, if it does (its
+  // snapshot is given up while pages are written).
   Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,
-                                                   const FamilyOptions& options, MatchMode mode, int64_t maxSeq);
+                                                   const FamilyOptions& options, MatchMode mode, int64_t maxSeq,
+                                                   LeasedPageSource* reading = nullptr);
   std::shared_ptr<Region> regionById(int64_t id) const;
   // Queues the task for every region of the table and waits for all of them.
   Status runOnEveryRegion(std::string_view table, TaskKind kind);
@@ -235,8 +241,11 @@ class WorkspaceImpl final : public Workspace {
 
   mutable std::mutex m_maintenance;
   mutable std::mutex m_write;
-  mutable std::mutex m_db;
+  mutable FairMutex m_db;  // fair: see fair_mutex.h
   mutable std::mutex m_tablesMutex;
+  // Checkpoints SQLite's log off the committing threads; holds m_db for the
+  // last frames of a round. Stopped before the catalog closes.
+  std::unique_ptr<Checkpointer> m_checkpointer;
   std::map<std::string, std::shared_ptr<const Table>, std::less<>> m_tables;
   std::map<int64_t, std::shared_ptr<Region>> m_regions;  // under m_tablesMutex
 

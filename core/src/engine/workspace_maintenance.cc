@@ -20,9 +20,16 @@ constexpr size_t kPagesPerTransaction = 16;
 // Buffers a store file's pages and writes them in short transactions. The
 // first one also lists the file in pending_files, so a crash before the file
 // is registered leaves garbage that the next open deletes.
+//
+// `reading`, when given, is where the file's source reads pages (a
+// compaction's or a split's): its read snapshot is given up before each
+// transaction, so a checkpoint that holds the database mutex while it waits
+// for readers (checkpointer.h) is not left waiting for one that waits for
+// the mutex.
 class ChunkedPageSink final : public PageSink {
  public:
-  ChunkedPageSink(Catalog* catalog, std::mutex* db) : m_catalog(catalog), m_db(db) {}
+  ChunkedPageSink(Catalog* catalog, FairMutex* db, LeasedPageSource* reading)
+      : m_catalog(catalog), m_db(db), m_reading(reading) {}
 
   Status writePage(int64_t fileId, uint32_t pageNo, BytesView data) override {
     m_fileId = fileId;
@@ -36,6 +43,7 @@ class ChunkedPageSink final : public PageSink {
 
  private:
   Status writeBuffered() {
+    if (m_reading != nullptr) m_reading->release();
     std::lock_guard lock(*m_db);
     if (m_sink == nullptr) m_sink = std::make_unique<SqlitePageSink>(m_catalog->db());
     Status status = m_catalog->begin();
@@ -54,7 +62,8 @@ class ChunkedPageSink final : public PageSink {
   }
 
   Catalog* m_catalog;
-  std::mutex* m_db;
+  FairMutex* m_db;
+  LeasedPageSource* m_reading;
   std::unique_ptr<SqlitePageSink> m_sink;
   int64_t m_fileId = 0;
   bool m_started = false;
@@ -214,13 +223,13 @@ void WorkspaceImpl::deleteObsoleteFiles() {
 
 Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                                 const FamilyOptions& options, MatchMode mode,
-                                                                int64_t maxSeq) {
+                                                                int64_t maxSeq, LeasedPageSource* reading) {
   int64_t fileId;
   {
     std::lock_guard db(m_db);
     fileId = m_catalog->allocateFileId();
   }
-  ChunkedPageSink sink(m_catalog.get(), &m_db);
+  ChunkedPageSink sink(m_catalog.get(), &m_db, reading);
   CompactionInput input{&source, &options, mode, now()};
   Result<std::optional<StoreFileMeta>> meta = writeStoreFile(input, fileId, &sink);
   Status status = meta.status();
@@ -392,7 +401,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   auto source = newMergingIterator(std::move(children));
   Result<std::shared_ptr<LiveStoreFile>> output =
       writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, version->options,
-                major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq);
+                major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq, &pages);
   source.reset();
   pages.release();
   if (!output) return output.status();

@@ -115,6 +115,8 @@ WorkspaceImpl::~WorkspaceImpl() {
     m_regions.clear();
   }
   deleteObsoleteFiles();
+  m_catalog->onLogCommit(nullptr);
+  m_checkpointer.reset();
 }
 
 int64_t WorkspaceImpl::now() const {
@@ -268,6 +270,13 @@ Status WorkspaceImpl::load() {
   });
   if (!replay) return replay;
   m_readPoint.store(m_nextMvcc - 1);
+
+  Result<sqlite3*> checkpoints = m_catalog->openCheckpointer();
+  if (!checkpoints) return checkpoints.status();
+  m_checkpointer = std::make_unique<Checkpointer>(*checkpoints, &m_db, [readers = m_readers.get()] {
+    readers->dropIdleSnapshots();
+  });
+  m_catalog->onLogCommit([checkpointer = m_checkpointer.get()](int pages) { checkpointer->logCommitted(pages); });
 
   m_worker = std::thread([this] { workerLoop(); });
   for (const auto& [id, region] : m_regions) maybeScheduleFlush(*region);

@@ -185,7 +185,6 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
 
   // 1. Everything up to the log position S in store files.
   if (Status s = flushRegionLocked(region); !s) return s;
-  const int64_t splitSeq = region->flushedSeq.load();
   if (!requested) {
     std::string whyNot;
     Result<std::optional<Bytes>> mid = midRowLocked(*region, &whyNot);
@@ -230,7 +229,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
                              half == 0 ? splitKey : std::string());
         const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
         Result<std::shared_ptr<LiveStoreFile>> file =
-            writeFile(label, source, version->options, MatchMode::kMinorCompaction, maxSeq);
+            writeFile(label, source, version->options, MatchMode::kMinorCompaction, maxSeq, &pages);
         if (!file) return abandon(file.status());
         (half == 0 ? out.low : out.high) = *file;
       }
