@@ -54,6 +54,7 @@ Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget) : m_budget(std::move(
   char* mem = allocate(sizeof(Node) + sizeof(std::atomic<Node*>) * kMaxHeight);
   m_head = new (mem) Node{0, 0, 0, kMaxHeight};
   for (int i = 0; i < kMaxHeight; ++i) new (&m_head->nextArray()[i]) std::atomic<Node*>(nullptr);
+  std::fill(m_tails, m_tails + kMaxHeight, m_head);
 }
 
 Memstore::~Memstore() {
@@ -146,9 +147,15 @@ Memstore::Node* Memstore::findLessThan(BytesView key) const {
 
 void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   Node* prev[kMaxHeight];
-  findGreaterOrEqual(key, mvcc, prev);
-  const int height = randomHeight();
   const int maxHeight = m_maxHeight.load(std::memory_order_relaxed);
+  // An entry after the last one (a key-ordered load; the replay of one) goes
+  // after each level's tail: one comparison instead of a search's ~log2(n).
+  if (m_tails[0] == m_head || compare(m_tails[0], key, mvcc) < 0) {
+    std::copy(m_tails, m_tails + maxHeight, prev);
+  } else {
+    findGreaterOrEqual(key, mvcc, prev);
+  }
+  const int height = randomHeight();
   if (height > maxHeight) {
     for (int i = maxHeight; i < height; ++i) prev[i] = m_head;
     // Readers that see the new height before the node find nullptr at the
@@ -166,6 +173,7 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   for (int i = 0; i < height; ++i) {
     node->nextArray()[i].store(prev[i]->next(i), std::memory_order_relaxed);
     prev[i]->setNext(i, node);
+    if (node->next(i) == nullptr) m_tails[i] = node;
   }
   m_entries.fetch_add(1, std::memory_order_relaxed);
   // Keys come from the write path or the log, both well formed.

@@ -90,6 +90,7 @@ class Memstore {
   std::shared_ptr<MemstoreBudget> m_budget;
   BudgetState m_budgetState = BudgetState::kActive;
   Node* m_head;
+  Node* m_tails[kMaxHeight];  // the last node at each level (m_head: none); add() only
   std::atomic<int> m_maxHeight{1};
   std::vector<Block> m_blocks;
   char* m_allocPtr = nullptr;
