@@ -351,8 +351,7 @@ Result<sqlite3*> Catalog::openCheckpointer() const {
     sqlite3_close(db);
     return s;
   }
-  sqlite3_busy_timeout(db, 60000);
-  sqlite3_extended_result_codes(db, 1);
+  sqlite3_extended_result_codes(db, 1);  // the Checkpointer sets its own busy handler
   // A checkpoint syncs the log before copying it and the database after, as
   // at the writer's synchronous = NORMAL (a connection's own default, FULL,
   // syncs the same for checkpoints).

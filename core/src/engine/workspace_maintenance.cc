@@ -22,10 +22,10 @@ constexpr size_t kPagesPerTransaction = 16;
 // is registered leaves garbage that the next open deletes.
 //
 // `reading`, when given, is where the file's source reads pages (a
-// compaction's or a split's): its read snapshot is given up before each
-// transaction, so a checkpoint that holds the database mutex while it waits
-// for readers (checkpointer.h) is not left waiting for one that waits for
-// the mutex.
+// compaction's or a split's): it gives its connection back to the pool
+// before each transaction, so a checkpoint that holds the database mutex
+// while it waits for readers (checkpointer.h) waits for an idle snapshot,
+// which it ends, not for a reader that waits for the mutex.
 class ChunkedPageSink final : public PageSink {
  public:
   ChunkedPageSink(Catalog* catalog, FairMutex* db, LeasedPageSource* reading)
