@@ -329,35 +329,36 @@ Status Catalog::prepareStatements() {
   return Status::ok();
 }
 
-Result<sqlite3*> Catalog::openReader() const {
+Result<sqlite3*> Catalog::openConnection(int flags, const char* role) const {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int rc = sqlite3_open_v2(m_path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
-    Status s = sqliteError(db, rc, "opening a reader connection to " + m_path);
+    Status s = sqliteError(db, rc, std::string("opening a ") + role + " connection to " + m_path);
     sqlite3_close(db);
     return s;
   }
-  sqlite3_busy_timeout(db, 60000);
   sqlite3_extended_result_codes(db, 1);
-  (void)execSql(db, "PRAGMA cache_size = -2048", "sizing the reader cache");  // as the writer's, above
+  return db;
+}
+
+Result<sqlite3*> Catalog::openReader() const {
+  Result<sqlite3*> db = openConnection(SQLITE_OPEN_READONLY, "reader");
+  if (!db) return db;
+  sqlite3_busy_timeout(*db, 60000);
+  (void)execSql(*db, "PRAGMA cache_size = -2048", "sizing the reader cache");  // as the writer's, above
   return db;
 }
 
 Result<sqlite3*> Catalog::openCheckpointer() const {
-  sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  if (rc != SQLITE_OK) {
-    Status s = sqliteError(db, rc, "opening a checkpoint connection to " + m_path);
-    sqlite3_close(db);
-    return s;
-  }
-  sqlite3_extended_result_codes(db, 1);  // the Checkpointer sets its own busy handler
+  // No busy timeout: the Checkpointer sets a busy handler of its own.
+  Result<sqlite3*> db = openConnection(SQLITE_OPEN_READWRITE, "checkpoint");
+  if (!db) return db;
   // A checkpoint syncs the log before copying it and the database after, as
   // at the writer's synchronous = NORMAL (a connection's own default, FULL,
   // syncs the same for checkpoints).
-  if (Status s = execSql(db, "PRAGMA synchronous = NORMAL", "setting the checkpoint connection's synchronous mode");
+  if (Status s = execSql(*db, "PRAGMA synchronous = NORMAL", "setting the checkpoint connection's synchronous mode");
       !s) {
-    sqlite3_close(db);
+    sqlite3_close(*db);
     return s;
   }
   return db;

@@ -204,6 +204,9 @@ class Catalog {
   static Result<std::unique_ptr<Catalog>> openIn(const std::string& path, bool createIfMissing, Mode mode);
   Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
   Status lockExclusively();
+  // A new connection to the same file (flags: read-only or read-write), its
+  // failure naming `role`.
+  Result<sqlite3*> openConnection(int flags, const char* role) const;
   Status initialise(bool fresh, Mode mode);
   Status upgradeToRegionHistory();  // format 2 -> 3 (catalog_regions.cc)
   Status updateRegion(int64_t regionId, const std::function<void(RegionRecord&)>& change, const char* what);
