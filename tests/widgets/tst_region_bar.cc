@@ -377,7 +377,8 @@ class TestRegionBar : public QObject {
   }
 
   // An action that finishes while a refresh is still reading keeps its
-  // message and its selection: the refresh queued after it brings both.
+  // message for the refresh queued after it. (Its selection waits the same
+  // way; balance keeps the current one, so only the message is checked.)
   void anActionOutlivesARefreshInFlight() {
     QTemporaryDir dir;
     auto ws = test::openWorkspace(dir.filePath(QStringLiteral("w.ksw")));

@@ -191,8 +191,8 @@ class WorkspaceImpl final : public Workspace {
   Status compactStore(const std::shared_ptr<Region>& region, const std::string& family, bool major, bool requested);
   Status syncAsyncLog();
   void deleteObsoleteFiles();
-  // reading: where `source` reads store-file pages, if it does (its
-  // snapshot is given up while pages are written).
+  // reading: where `source` reads store-file pages, if it does (it gives
+  // its connection back before each page-write transaction).
   Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                    const FamilyOptions& options, MatchMode mode, int64_t maxSeq,
                                                    LeasedPageSource* reading = nullptr);

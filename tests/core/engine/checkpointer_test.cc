@@ -1,7 +1,8 @@
 // The Checkpointer against a real SQLite database in WAL mode, written as
 // the workspace writes it (one writer connection, commits under a FairMutex,
 // the WAL hook feeding logCommitted): a steady writer's -wal file stays near
-// the trigger, as it does not without a checkpointer; a reader that holds a
+// the trigger, as it does not without a checkpointer; a round of the thread
+// alone copies the log and lets commits reuse it; a reader that holds a
 // snapshot holds the log back only while it does; every row written is
 // read back.
 #include "engine/checkpointer.h"
@@ -113,6 +114,24 @@ TEST(Checkpointer, ASteadyWriterKeepsTheLogNearTheTrigger) {
   EXPECT_GE(writer.checkpointer()->finishedRounds() + writer.checkpointer()->commitCheckpoints(), 2u);
   EXPECT_EQ(writer.db().integer("SELECT count(*) FROM t"), next);
   EXPECT_EQ(writer.db().integer("SELECT sum(length(v)) FROM t"), kWritten);
+}
+
+// The thread's own work, where no commit ever copies: a log a little past
+// the trigger is copied to its end by a round, and the commits after it
+// reuse the file from its start instead of growing it.
+TEST(Checkpointer, TheThreadCopiesTheLogAndCommitsReuseIt) {
+  test::TempDir dir;
+  LogWriter writer(dir.file("db"));
+  writer.attachCheckpointer();
+  int64_t next = 0;
+  const int64_t grown = writer.commitMany(5, &next);  // about 1.5 triggers
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (writer.checkpointer()->finishedRounds() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_GE(writer.checkpointer()->finishedRounds(), 1u);
+  EXPECT_EQ(writer.checkpointer()->commitCheckpoints(), 0u);
+  EXPECT_LE(writer.commitMany(2, &next), grown);
+  EXPECT_EQ(writer.db().integer("SELECT count(*) FROM t"), next);
 }
 
 // The control: without the checkpointer (and with SQLite's automatic one
