@@ -200,6 +200,11 @@ class WorkspaceImpl final : public Workspace {
   // Queues the task for every region of the table and waits for all of them.
   Status runOnEveryRegion(std::string_view table, TaskKind kind);
   void retireFiles(const std::vector<std::shared_ptr<LiveStoreFile>>& files);
+  // The same store file, labelled with another region (a split or merge
+  // moved it there without rewriting): the new wrapper holds the old one and
+  // passes its retirement on (LiveStoreFile::previous).
+  std::shared_ptr<LiveStoreFile> relabelled(const std::shared_ptr<LiveStoreFile>& file, const Region& region,
+                                            const std::string& family) const;
 
   // Regions and servers (workspace_regions.cc).
   Status loadServerSettings();

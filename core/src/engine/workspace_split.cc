@@ -3,24 +3,28 @@
 // A split runs under m_maintenance, so no flush or compaction of any region
 // changes store files meanwhile, in three steps:
 //   1. flush the parent: its data up to log position S is in store files;
-//   2. rewrite those files into two daughters' files (no lock held: writes
-//      keep going into the parent's memstore), then switch the parent's
-//      memstore and write what it holds into the daughters' files as well,
-//      up to log position S2;
+//   2. rewrite the files holding rows on both sides of the split row into two
+//      daughters' files (no lock held: writes keep going into the parent's
+//      memstore), then switch the parent's memstore and write what it holds
+//      into the daughters' files as well, up to log position S2;
 //   3. under m_write, in one catalog transaction: the daughters (flushed_seq
 //      S2, the parent's server), their files, the parent's retirement and the
 //      lineage; then the parent's memstore (writes after S2) is copied into
 //      the daughters and the new region list is published.
+// A file whose rows all lie on one side of the split row moves to that
+// daughter in step 3 as it is, like a merge's files: a key-ordered load
+// flushes such files one after another, and only the one holding the split
+// row has rows on both sides. HBase defers even that rewrite with reference
+// files; a rewritten file keeps every store file self-contained.
 // A crash before 3 commits leaves the parent and garbage pages (deleted at
 // the next open); after, the daughters, and replay routes log records that
-// name the parent to the daughter holding each row. HBase defers the rewrite
-// with reference files; at a desktop's region sizes the rewrite takes
-// milliseconds and keeps every store file self-contained.
+// name the parent to the daughter holding each row.
 //
 // A merge flushes both regions at one log position, then moves their store
 // files (no rewrite: each lies inside the merged range) to the new region.
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
@@ -63,7 +67,33 @@ class RangeIterator final : public InternalIterator {
   std::string m_low, m_high;
 };
 
+// Which daughter holds all of a file's rows: 0 the low one, 1 the high one,
+// nullopt when it has rows on both sides of `splitKey` (a row's first internal
+// key) or its key range is unknown.
+std::optional<int> sideOfSplit(const StoreFileMeta& meta, BytesView splitKey) {
+  if (meta.firstKey.empty() || meta.lastKey.empty()) return std::nullopt;
+  if (BytesView(meta.lastKey) < splitKey) return 0;
+  if (BytesView(meta.firstKey) >= splitKey) return 1;
+  return std::nullopt;
+}
+
+// Newest first, the order of every store version's files.
+void sortNewestFirst(std::vector<std::shared_ptr<LiveStoreFile>>* files) {
+  std::sort(files->begin(), files->end(), [](const auto& x, const auto& y) {
+    return x->maxSeq != y->maxSeq ? x->maxSeq > y->maxSeq : x->reader->id() > y->reader->id();
+  });
+}
+
 }  // namespace
+
+std::shared_ptr<LiveStoreFile> WorkspaceImpl::relabelled(const std::shared_ptr<LiveStoreFile>& file,
+                                                         const Region& region, const std::string& family) const {
+  auto reader = std::make_unique<StoreFileReader>(file->reader->id(), file->reader->meta(),
+                                                  StoreFileLabel{region.tableName, region.id, family}, m_cache.get());
+  auto wrapper = std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete);
+  wrapper->previous = file;
+  return wrapper;
+}
 
 Result<std::optional<Bytes>> WorkspaceImpl::midRowLocked(const Region& region, std::string* whyNot) {
   // HBase: the split point of the largest store is the row of its largest
@@ -205,8 +235,14 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     std::string family;
     std::shared_ptr<LiveStoreFile> low, high;
   };
+  struct Moved {
+    std::string family;
+    std::shared_ptr<LiveStoreFile> file;  // the parent's wrapper
+    int half;
+  };
   std::vector<Written> written;
-  std::vector<std::shared_ptr<LiveStoreFile>> parentFiles;
+  std::vector<Moved> moved;
+  std::vector<std::shared_ptr<LiveStoreFile>> parentFiles;  // rewritten, so retired
   auto abandon = [&](Status s) -> Status {
     for (const Written& w : written) {
       if (w.low) w.low->obsolete.store(true);
@@ -217,23 +253,37 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   for (const auto& [family, store] : region->stores) {
     const auto version = store->current();
     Written out{family, nullptr, nullptr};
-    if (!version->files.empty()) {
-      int64_t maxSeq = 0;
-      for (const auto& f : version->files) maxSeq = std::max(maxSeq, f->maxSeq);
+    // Rewritten: the files with rows on both sides, and every file between
+    // them in age. The rewrite stands in their place in the newest-first
+    // order (at the newest one's maxSeq), so a moved file it passed over would
+    // lose to older versions of the same cell.
+    int64_t oldestSeq = std::numeric_limits<int64_t>::max(), newestSeq = std::numeric_limits<int64_t>::min();
+    for (const auto& f : version->files) {
+      if (sideOfSplit(f->reader->meta(), splitKey)) continue;
+      oldestSeq = std::min(oldestSeq, f->maxSeq);
+      newestSeq = std::max(newestSeq, f->maxSeq);
+    }
+    std::vector<std::shared_ptr<LiveStoreFile>> rewritten;  // newest first, as the version's
+    for (const auto& f : version->files) {
+      const std::optional<int> half = sideOfSplit(f->reader->meta(), splitKey);
+      if (half && (f->maxSeq < oldestSeq || f->maxSeq > newestSeq)) moved.push_back({family, f, *half});
+      else rewritten.push_back(f);
+    }
+    if (!rewritten.empty()) {
       for (int half = 0; half < 2; ++half) {
         LeasedPageSource pages(m_readers.get());
         const ReadContext context{&pages, nullptr, /*fillCache=*/false};
         std::vector<std::unique_ptr<InternalIterator>> children;
-        for (const auto& f : version->files) children.push_back(f->reader->newIterator(context));
+        for (const auto& f : rewritten) children.push_back(f->reader->newIterator(context));
         RangeIterator source(newMergingIterator(std::move(children)), half == 0 ? lowStart : splitKey,
                              half == 0 ? splitKey : std::string());
         const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
         Result<std::shared_ptr<LiveStoreFile>> file =
-            writeFile(label, source, version->options, MatchMode::kMinorCompaction, maxSeq, &pages);
+            writeFile(label, source, version->options, MatchMode::kMinorCompaction, newestSeq, &pages);
         if (!file) return abandon(file.status());
         (half == 0 ? out.low : out.high) = *file;
       }
-      parentFiles.insert(parentFiles.end(), version->files.begin(), version->files.end());
+      parentFiles.insert(parentFiles.end(), rewritten.begin(), rewritten.end());
     }
     written.push_back(std::move(out));
   }
@@ -287,6 +337,9 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
         if (status) status = m_catalog->removePendingFile(file->reader->id());
       }
     }
+    for (const Moved& m : moved) {
+      if (status) status = m_catalog->moveStoreFile(m.file->reader->id(), m.half == 0 ? lowId : highId);
+    }
     for (const auto& file : parentFiles) {
       if (status) status = m_catalog->deleteStoreFileRow(file->reader->id());
       if (status) status = m_catalog->addPendingFile(file->reader->id());
@@ -306,13 +359,17 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     daughters[half] = *built;
     daughters[half]->createdMillis = at;
   }
-  // Newest first, as in every store version: step 2b's files, then step 2's.
-  for (auto w = written.rbegin(); w != written.rend(); ++w) {
-    for (int half = 0; half < 2; ++half) {
-      const auto& file = half == 0 ? w->low : w->high;
-      const auto& store = daughters[half]->stores.at(w->family);
+  for (int half = 0; half < 2; ++half) {
+    for (const auto& [family, store] : daughters[half]->stores) {
       auto version = std::make_shared<StoreVersion>(*store->current());
-      if (file != nullptr) version->files.push_back(file);
+      for (const Written& w : written) {
+        const auto& file = half == 0 ? w.low : w.high;
+        if (w.family == family && file != nullptr) version->files.push_back(file);
+      }
+      for (const Moved& m : moved) {
+        if (m.family == family && m.half == half) version->files.push_back(relabelled(m.file, *daughters[half], family));
+      }
+      sortNewestFirst(&version->files);
       store->install(std::move(version));
     }
   }
@@ -431,23 +488,12 @@ Result<int64_t> WorkspaceImpl::mergeRegions(int64_t firstId, int64_t secondId) {
     auto version = std::make_shared<StoreVersion>(*store->current());
     for (Region* r : {a.get(), b.get()}) {
       const auto parent = r->stores.at(family)->current();
-      for (const auto& file : parent->files) {
-        // A reader labelled with the merged region. The parents' wrappers of
-        // the same file stay valid for readers of the old regions; the new
-        // one holds the old and passes its retirement on (LiveStoreFile).
-        auto reader = std::make_unique<StoreFileReader>(file->reader->id(), file->reader->meta(),
-                                                        StoreFileLabel{merged->tableName, merged->id, family},
-                                                        m_cache.get());
-        auto relabelled = std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete);
-        relabelled->previous = file;
-        version->files.push_back(std::move(relabelled));
-      }
+      // The parents' wrappers stay valid for readers of the old regions.
+      for (const auto& file : parent->files) version->files.push_back(relabelled(file, *merged, family));
       auto it = parent->active->newIterator(std::numeric_limits<uint64_t>::max());
       for (it->seekToFirst(); it->valid(); it->next()) version->active->add(it->key(), it->value(), m_nextMvcc++);
     }
-    std::sort(version->files.begin(), version->files.end(), [](const auto& x, const auto& y) {
-      return x->maxSeq != y->maxSeq ? x->maxSeq > y->maxSeq : x->reader->id() > y->reader->id();
-    });
+    sortNewestFirst(&version->files);
     store->install(std::move(version));
   }
   m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);

@@ -38,6 +38,7 @@ class EngineFixture {
   explicit EngineFixture(const OpenOptions& options = {});
   Workspace& ws() { return *m_ws; }
   void reopen();
+  void close() { m_ws.reset(); }  // ws() is gone until reopen()
   std::string path() const { return m_dir.file("test.ksw"); }
 
   void createTable(const std::string& table, std::vector<FamilyOptions> families);

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine_test_util.h"
+#include "keyscope/check.h"
 #include "older_formats.h"
 
 namespace keyscope::test {
@@ -183,6 +184,88 @@ TEST_F(RegionsTest, WritesAfterASplitGoToTheDaughtersAndSurviveReopen) {
   fx().reopen();  // the log replays into the daughters
   EXPECT_EQ(everything(), before);
   EXPECT_THAT(describe(fx().getColumn(kTable, rowName(60), "f:a")), ElementsAre("3:new60"));
+}
+
+// Store files by id: "region family first..last".
+std::map<int64_t, std::string> filesById(Workspace& ws) {
+  std::map<int64_t, std::string> out;
+  Result<std::vector<StoreFileInfo>> files = ws.storeFiles(kTable);
+  EXPECT_TRUE(files.isOk()) << files.status().toString();
+  if (!files.isOk()) return out;
+  for (const StoreFileInfo& f : *files)
+    out[f.id] = std::to_string(f.regionId) + " " + f.family + " " + toStringBinary(f.firstRow) + ".." +
+                toStringBinary(f.lastRow);
+  return out;
+}
+
+TEST_F(RegionsTest, AFileWhollyOnOneSideOfTheSplitMovesToItsDaughterUnwritten) {
+  createTable();
+  // Three flushes of consecutive rows, as a key-ordered load makes: only the
+  // middle one's files hold rows on both sides of row0150.
+  for (int from : {0, 100, 200}) {
+    writeRows(from, from + 100);
+    fx().flush(kTable);
+  }
+  const std::map<int64_t, std::string> parentFiles = filesById(ws());
+  ASSERT_EQ(parentFiles.size(), 6u);
+  const auto before = everything();
+  Result<std::vector<int64_t>> daughters = ws().split(kTable, Bytes("row0150"));
+  ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+  const int64_t low = (*daughters)[0], high = (*daughters)[1];
+
+  const std::map<int64_t, std::string> after = filesById(ws());
+  std::vector<std::string> kept, rewritten;
+  for (const auto& [id, what] : after) (parentFiles.contains(id) ? kept : rewritten).push_back(what);
+  const std::string l = std::to_string(low) + " ", h = std::to_string(high) + " ";
+  EXPECT_THAT(kept, ::testing::UnorderedElementsAre(l + "f row0000..row0099", l + "g row0000..row0099",
+                                                    h + "f row0200..row0299", h + "g row0200..row0299"));
+  EXPECT_THAT(rewritten, ::testing::UnorderedElementsAre(l + "f row0100..row0149", l + "g row0100..row0149",
+                                                         h + "f row0150..row0199", h + "g row0150..row0199"));
+  EXPECT_EQ(everything(), before);
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0042", "f:a")), ElementsAre("1:a42"));
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0250", "f:a")), ElementsAre("1:a250"));
+
+  // The moved files belong to their daughters from now on: across a reopen,
+  // a compaction that retires them, and a check of the whole workspace.
+  fx().reopen();
+  EXPECT_EQ(filesById(ws()), after);
+  EXPECT_EQ(everything(), before);
+  fx().majorCompact(kTable);
+  EXPECT_EQ(everything(), before);
+  for (const auto& [id, what] : filesById(ws())) EXPECT_FALSE(after.contains(id)) << what;
+  fx().reopen();
+  EXPECT_EQ(everything(), before);
+  fx().close();
+  Result<CheckReport> report = checkWorkspace(fx().path());
+  ASSERT_TRUE(report.isOk()) << report.status().toString();
+  EXPECT_TRUE(report->clean());
+  EXPECT_EQ(report->counts.storeFiles, 4u);
+}
+
+TEST_F(RegionsTest, ASplitRewritesAFileThatAgesBetweenTwoItMustRewrite) {
+  createTable();
+  // Oldest: row0010 f:a@5 = "old", in a file reaching past the split row.
+  fx().put(kTable, rowName(10), "f:a", 5, "old");
+  fx().put(kTable, rowName(180), "f:a", 5, "x");
+  fx().flush(kTable);
+  // Then the same cell again, alone: a file wholly below the split row.
+  fx().put(kTable, rowName(10), "f:a", 5, "new");
+  fx().flush(kTable);
+  // Newest: another file reaching past the split row.
+  fx().put(kTable, rowName(50), "f:a", 5, "y");
+  fx().put(kTable, rowName(150), "f:a", 5, "z");
+  fx().flush(kTable);
+  ASSERT_THAT(describe(fx().getColumn(kTable, rowName(10), "f:a")), ElementsAre("5:new"));
+  const std::map<int64_t, std::string> parentFiles = filesById(ws());
+  ASSERT_EQ(parentFiles.size(), 3u);
+
+  // Moving the middle file and rewriting the other two as one, newer than
+  // it, would bring "old" back: the middle one is rewritten with them.
+  ASSERT_TRUE(ws().split(kTable, Bytes(rowName(100))).isOk());
+  EXPECT_THAT(describe(fx().getColumn(kTable, rowName(10), "f:a")), ElementsAre("5:new"));
+  for (const auto& [id, what] : filesById(ws())) EXPECT_FALSE(parentFiles.contains(id)) << what;
+  fx().reopen();
+  EXPECT_THAT(describe(fx().getColumn(kTable, rowName(10), "f:a")), ElementsAre("5:new"));
 }
 
 TEST_F(RegionsTest, AdjacentRegionsMergeKeepingEveryCell) {
