@@ -20,7 +20,8 @@ struct Memstore::Node {
   // Followed in memory by std::atomic<Node*> next[height], then key, then value.
 
   std::atomic<Node*>* nextArray() { return reinterpret_cast<std::atomic<Node*>*>(this + 1); }
-  Node* next(int level) { return nextArray()[level].load(std::memory_order_acquire); }
+  const std::atomic<Node*>* nextArray() const { return reinterpret_cast<const std::atomic<Node*>*>(this + 1); }
+  Node* next(int level) const { return nextArray()[level].load(std::memory_order_acquire); }
   void setNext(int level, Node* node) { nextArray()[level].store(node, std::memory_order_release); }
   const char* keyData() const {
     return reinterpret_cast<const char*>(reinterpret_cast<const std::atomic<Node*>*>(this + 1) + height);
@@ -54,7 +55,7 @@ Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget) : m_budget(std::move(
   char* mem = allocate(sizeof(Node) + sizeof(std::atomic<Node*>) * kMaxHeight);
   m_head = new (mem) Node{0, 0, 0, kMaxHeight};
   for (int i = 0; i < kMaxHeight; ++i) new (&m_head->nextArray()[i]) std::atomic<Node*>(nullptr);
-  std::fill(m_tails, m_tails + kMaxHeight, m_head);
+  std::fill(m_finger, m_finger + kMaxHeight, m_head);
 }
 
 Memstore::~Memstore() {
@@ -148,10 +149,31 @@ Memstore::Node* Memstore::findLessThan(BytesView key) const {
 void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   Node* prev[kMaxHeight];
   const int maxHeight = m_maxHeight.load(std::memory_order_relaxed);
-  // An entry after the last one (a key-ordered load; the replay of one) goes
-  // after each level's tail: one comparison instead of a search's ~log2(n).
-  if (m_tails[0] == m_head || compare(m_tails[0], key, mvcc) < 0) {
-    std::copy(m_tails, m_tails + maxHeight, prev);
+  if (m_last != nullptr && compare(m_last, key, mvcc) < 0) {
+    // After the last entry added (a key-ordered load, its replay, a sorted
+    // batch): its predecessors at each level are this entry's too, up to the
+    // lowest level whose next node is not before the key, so the search
+    // climbs to that level and goes down from there. Appending at the end
+    // takes one comparison; a batch's sorted keys spread over n entries take
+    // about the levels of the gap between neighbours, not of all n.
+    int level = 0;
+    while (level < maxHeight - 1) {
+      const Node* next = m_finger[level]->next(level);
+      if (next == nullptr || compare(next, key, mvcc) >= 0) break;
+      ++level;
+    }
+    std::copy(m_finger + level + 1, m_finger + maxHeight, prev + level + 1);
+    Node* x = m_finger[level];
+    while (true) {
+      Node* next = x->next(level);
+      if (next != nullptr && compare(next, key, mvcc) < 0) {
+        x = next;
+      } else {
+        prev[level] = x;
+        if (level == 0) break;
+        --level;
+      }
+    }
   } else {
     findGreaterOrEqual(key, mvcc, prev);
   }
@@ -173,8 +195,10 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   for (int i = 0; i < height; ++i) {
     node->nextArray()[i].store(prev[i]->next(i), std::memory_order_relaxed);
     prev[i]->setNext(i, node);
-    if (node->next(i) == nullptr) m_tails[i] = node;
   }
+  m_last = node;
+  std::fill(m_finger, m_finger + height, node);
+  std::copy(prev + height, prev + std::max(height, maxHeight), m_finger + height);
   m_entries.fetch_add(1, std::memory_order_relaxed);
   // Keys come from the write path or the log, both well formed.
   if (key.size() >= kKeyTrailerSize) {
@@ -182,6 +206,18 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
     if (ts < m_minTs.load(std::memory_order_relaxed)) m_minTs.store(ts, std::memory_order_relaxed);
     if (ts > m_maxTs.load(std::memory_order_relaxed)) m_maxTs.store(ts, std::memory_order_relaxed);
   }
+}
+
+bool Memstore::levelsInOrder() const {
+  for (int level = 0; level < m_maxHeight.load(std::memory_order_relaxed); ++level) {
+    const Node* x = m_head->next(level);
+    while (x != nullptr) {
+      const Node* next = x->next(level);
+      if (next != nullptr && compare(x, next->key(), next->mvcc) >= 0) return false;
+      x = next;
+    }
+  }
+  return true;
 }
 
 class MemstoreIterator final : public InternalIterator {

@@ -60,6 +60,11 @@ class Memstore {
   int64_t minTimestamp() const { return m_minTs.load(std::memory_order_relaxed); }
   int64_t maxTimestamp() const { return m_maxTs.load(std::memory_order_relaxed); }
 
+  // True when every level of the skip list is in entry order. Searches stay
+  // correct over a disordered upper level (level 0 decides), only slower, so
+  // tests of what reads return cannot see that kind of damage; this can.
+  bool levelsInOrder() const;
+
   struct Node;
 
  private:
@@ -90,7 +95,11 @@ class Memstore {
   std::shared_ptr<MemstoreBudget> m_budget;
   BudgetState m_budgetState = BudgetState::kActive;
   Node* m_head;
-  Node* m_tails[kMaxHeight];  // the last node at each level (m_head: none); add() only
+  // add() only: the entry added last and, at each level, the node after which
+  // an entry just after it would go (itself up to its height, its
+  // predecessors above): where the search for an entry after it starts.
+  Node* m_last = nullptr;
+  Node* m_finger[kMaxHeight];
   std::atomic<int> m_maxHeight{1};
   std::vector<Block> m_blocks;
   char* m_allocPtr = nullptr;

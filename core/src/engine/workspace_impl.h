@@ -257,6 +257,7 @@ class WorkspaceImpl final : public Workspace {
   // Under m_write.
   uint64_t m_nextMvcc = 1;
   int64_t m_lastSeq = 0;
+  std::vector<const ResolvedCell*> m_applyOrder;  // applyLocked's, kept for its capacity
   std::vector<std::pair<int64_t, std::string>> m_asyncLog;
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
   // Every memstore's bytes, against OpenOptions::memstoreLimitBytes.

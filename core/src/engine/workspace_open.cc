@@ -248,7 +248,13 @@ Status WorkspaceImpl::load() {
     if (!entries)
       return Status::corruption(path() + ": " + entries.status().message() +
                                 " (keyscope-cli check --repair drops the record, losing its writes)");
-    for (const LogEntry& entry : *entries) {
+    // In key order per family, as applyLocked adds a batch: each memstore add
+    // searches on from the one before. Equal keys keep their log order.
+    std::vector<LogEntry> inKeyOrder = std::move(entries).value();
+    std::stable_sort(inKeyOrder.begin(), inKeyOrder.end(), [](const LogEntry& a, const LogEntry& b) {
+      return a.family != b.family ? a.family < b.family : a.key < b.key;
+    });
+    for (const LogEntry& entry : inKeyOrder) {
       Region* region = nullptr;
       if (const auto live = m_regions.find(entry.regionId); live != m_regions.end()) {
         region = live->second.get();

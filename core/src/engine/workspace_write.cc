@@ -286,18 +286,32 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
     }
     m_lastSeq = seq;
   }
-  // Memstores change only under m_write (held here), so one lookup serves a
-  // run of cells of the same region and family.
+  // Into the memstores in key order per family (so per region as well): each
+  // add then searches on from where the one before it went (Memstore::add),
+  // which for a batch of random rows costs a fraction of a search from the
+  // top. Equal keys keep their order, so the later write gets the higher
+  // mvcc and wins, as in batch order. Memstores change only under m_write
+  // (held here), so one lookup serves a run of cells of one region and family.
+  const auto keyOrder = [&batch](const ResolvedCell& a, const ResolvedCell& b) {
+    if (a.family != b.family) return a.family < b.family;
+    return batch.key(a) < batch.key(b);
+  };
+  m_applyOrder.clear();
+  for (const ResolvedCell& cell : cells) m_applyOrder.push_back(&cell);
+  if (!std::is_sorted(cells.begin(), cells.end(), keyOrder)) {
+    std::stable_sort(m_applyOrder.begin(), m_applyOrder.end(),
+                     [&keyOrder](const ResolvedCell* a, const ResolvedCell* b) { return keyOrder(*a, *b); });
+  }
   const Region* lastRegion = nullptr;
   std::string_view lastFamily;
   std::shared_ptr<const StoreVersion> version;
-  for (const ResolvedCell& cell : cells) {
-    if (cell.region != lastRegion || cell.family != lastFamily) {
-      version = cell.region->stores.find(cell.family)->second->current();
-      lastRegion = cell.region;
-      lastFamily = cell.family;
+  for (const ResolvedCell* cell : m_applyOrder) {
+    if (cell->region != lastRegion || cell->family != lastFamily) {
+      version = cell->region->stores.find(cell->family)->second->current();
+      lastRegion = cell->region;
+      lastFamily = cell->family;
     }
-    version->active->add(batch.key(cell), cell.value, m_nextMvcc++);
+    version->active->add(batch.key(*cell), cell->value, m_nextMvcc++);
   }
   m_readPoint.store(m_nextMvcc - 1, std::memory_order_release);
   recordWrites(batch);

@@ -224,5 +224,36 @@ TEST(Versions, DuplicateTimestampLastWriteWinsAfterReopen) {
   EXPECT_THAT(describeFull(fx.get("t", get)), ElementsAre("r/f:p@5=two", "r/f:q@5=second"));
 }
 
+// A batch goes into the memstore in key order, not in the order written:
+// the same cell twice in one batch, with other rows between, must still
+// leave the later write fetchable, before and after a flush and a reopen.
+TEST(Versions, DuplicateTimestampInOneBatchLastWriteWins) {
+  EngineFixture fx;
+  fx.createTable("t", {familyOf("f").versions(3)});
+  std::vector<Mutation> batch;
+  const auto put = [&batch](const char* row, const char* qualifier, int64_t ts, const char* value) {
+    batch.push_back(Put{Bytes(row), {PutCell{"f", Bytes(qualifier), ts, Bytes(value)}}});
+  };
+  put("z", "q", 5, "z1");
+  put("m", "q", 5, "first");
+  put("a", "q", 5, "a1");
+  put("m", "q", 6, "six");
+  put("m", "q", 5, "second");
+  put("b", "q", 5, "b1");
+  put("m", "q", 5, "third");
+  put("a", "q", 5, "a2");
+  ASSERT_TRUE(fx.ws().mutate("t", batch).isOk());
+  const auto check = [&fx](const char* when) {
+    EXPECT_THAT(describe(fx.getColumn("t", "m", "f:q", 3)), ElementsAre("6:six", "5:third")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "a", "f:q", 3)), ElementsAre("5:a2")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "z", "f:q", 3)), ElementsAre("5:z1")) << when;
+  };
+  check("in the memstore");
+  fx.reopen();
+  check("after the log's replay");
+  fx.flush("t");
+  check("after a flush");
+}
+
 }  // namespace
 }  // namespace keyscope::test
