@@ -575,6 +575,32 @@ TEST_F(StoreFileTest, ReadsWithoutFillingOrWithoutACache) {
   EXPECT_EQ(report.pagesRead, reader->meta().blocks.size());
 }
 
+// A split or merge moves a file to another region under a new label: the
+// relabelled reader reads the same entries from the same cache, names its
+// own region in errors, and shares the metadata (index, bloom filter)
+// instead of holding a copy per move.
+TEST_F(StoreFileTest, ARelabelledReaderSharesTheMetadataAndNamesItsRegion) {
+  const std::vector<Entry> entries = manyEntries(3000);
+  const auto reader = write(entries, {});
+  ASSERT_NE(reader, nullptr);
+  const StoreFileLabel moved{"t", 42, "f"};
+  StoreFileReader relabelled(*reader, moved);
+  EXPECT_EQ(relabelled.id(), reader->id());
+  EXPECT_EQ(&relabelled.meta(), &reader->meta());
+  EXPECT_EQ(relabelled.label().regionId, 42);
+  EXPECT_EQ(reader->label().regionId, kLabel.regionId);
+  EXPECT_EQ(readAll(*reader), entries);
+  ReadReport report;
+  EXPECT_EQ(readAll(relabelled, &report), entries);
+  EXPECT_EQ(report.pageCacheHits, reader->meta().blocks.size()) << "the same blocks in the same cache";
+  m_ws.exec("DELETE FROM pages WHERE page_id = " + std::to_string(pageRowId(reader->id(), 0)));
+  m_cache.eraseFile(reader->id());
+  auto it = relabelled.newIterator(context());
+  it->seekToFirst();
+  EXPECT_EQ(it->status().code(), Status::Code::kCorruption);
+  EXPECT_NE(it->status().message().find("region 42"), std::string::npos) << it->status().message();
+}
+
 TEST_F(StoreFileTest, WriterRejectsKeysOutOfOrderOrMalformed) {
   SqlitePageSink sink(m_ws.db());
   StoreFileWriter writer(99, {}, &sink);

@@ -642,11 +642,38 @@ Result<StoreFileMeta> StoreFileWriter::finish() {
 
 // What the reader and its iterators share. Not in an anonymous namespace:
 // StoreFileReader::Impl derives from it.
-struct StoreFileState {
-  int64_t fileId;
+// What every reader of one store file shares: its metadata, and the blocks'
+// last keys again, back to back in one buffer (the binary search of every
+// seek then walks two dense arrays, its first probes staying in the CPU
+// cache, instead of chasing a heap string per probe).
+struct StoreFileContents {
+  explicit StoreFileContents(StoreFileMeta m) : meta(std::move(m)) {
+    size_t total = 0;
+    for (const BlockHandle& b : meta.blocks) total += b.lastKey.size();
+    indexKeys.reserve(total);
+    indexEnds.reserve(meta.blocks.size());
+    for (const BlockHandle& b : meta.blocks) {
+      indexKeys.append(b.lastKey);
+      indexEnds.push_back(static_cast<uint32_t>(indexKeys.size()));
+    }
+  }
+
   StoreFileMeta meta;
+  std::string indexKeys;
+  std::vector<uint32_t> indexEnds;  // key i is [indexEnds[i-1], indexEnds[i])
+};
+
+struct StoreFileState {
+  StoreFileState(int64_t id, std::shared_ptr<const StoreFileContents> shared, StoreFileLabel l, PageCache* c)
+      : fileId(id), contents(std::move(shared)), label(std::move(l)), cache(c) {}
+
+  int64_t fileId;
+  std::shared_ptr<const StoreFileContents> contents;
   StoreFileLabel label;
   PageCache* cache;
+  const StoreFileMeta& meta = contents->meta;
+  const std::string& indexKeys = contents->indexKeys;
+  const std::vector<uint32_t>& indexEnds = contents->indexEnds;
 
   // "table 't', region 3, family 'd', store file 12, page 7, block 3"
   std::string where(size_t blockNo) const {
@@ -661,22 +688,6 @@ struct StoreFileState {
            "', store file " + std::to_string(fileId);
   }
 
-  // The blocks' last keys again, back to back in one buffer: the binary
-  // search of every seek then walks two dense arrays (its first probes stay
-  // in the CPU cache) instead of chasing a heap string per probe.
-  std::string indexKeys;
-  std::vector<uint32_t> indexEnds;  // key i is [indexEnds[i-1], indexEnds[i])
-
-  void buildIndex() {
-    size_t total = 0;
-    for (const BlockHandle& b : meta.blocks) total += b.lastKey.size();
-    indexKeys.reserve(total);
-    indexEnds.reserve(meta.blocks.size());
-    for (const BlockHandle& b : meta.blocks) {
-      indexKeys.append(b.lastKey);
-      indexEnds.push_back(static_cast<uint32_t>(indexKeys.size()));
-    }
-  }
   BytesView indexKey(size_t i) const {
     const uint32_t begin = i == 0 ? 0 : indexEnds[i - 1];
     return BytesView(indexKeys.data() + begin, indexEnds[i] - begin);
@@ -732,7 +743,9 @@ struct StoreFileState {
   }
 };
 
-struct StoreFileReader::Impl : StoreFileState {};
+struct StoreFileReader::Impl : StoreFileState {
+  using StoreFileState::StoreFileState;
+};
 
 namespace {
 
@@ -903,9 +916,12 @@ class StoreFileIterator final : public InternalIterator {
 }  // namespace
 
 StoreFileReader::StoreFileReader(int64_t fileId, StoreFileMeta meta, StoreFileLabel label, PageCache* cache)
-    : m_impl(std::make_unique<Impl>(Impl{{fileId, std::move(meta), std::move(label), cache, {}, {}}})) {
-  m_impl->buildIndex();
-}
+    : m_impl(std::make_unique<Impl>(fileId, std::make_shared<const StoreFileContents>(std::move(meta)),
+                                    std::move(label), cache)) {}
+
+StoreFileReader::StoreFileReader(const StoreFileReader& other, StoreFileLabel label)
+    : m_impl(std::make_unique<Impl>(other.m_impl->fileId, other.m_impl->contents, std::move(label),
+                                    other.m_impl->cache)) {}
 
 StoreFileReader::~StoreFileReader() = default;
 

@@ -127,6 +127,9 @@ uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo);
 class StoreFileReader {
  public:
   StoreFileReader(int64_t fileId, StoreFileMeta meta, StoreFileLabel label, PageCache* cache);
+  // The same file under another label (a split or merge moved it to another
+  // region): the metadata, index and bloom filter are shared, not copied.
+  StoreFileReader(const StoreFileReader& other, StoreFileLabel label);
   ~StoreFileReader();
 
   int64_t id() const;

@@ -88,8 +88,7 @@ void sortNewestFirst(std::vector<std::shared_ptr<LiveStoreFile>>* files) {
 
 std::shared_ptr<LiveStoreFile> WorkspaceImpl::relabelled(const std::shared_ptr<LiveStoreFile>& file,
                                                          const Region& region, const std::string& family) const {
-  auto reader = std::make_unique<StoreFileReader>(file->reader->id(), file->reader->meta(),
-                                                  StoreFileLabel{region.tableName, region.id, family}, m_cache.get());
+  auto reader = std::make_unique<StoreFileReader>(*file->reader, StoreFileLabel{region.tableName, region.id, family});
   auto wrapper = std::make_shared<LiveStoreFile>(std::move(reader), file->maxSeq, m_obsolete);
   wrapper->previous = file;
   return wrapper;
