@@ -225,28 +225,27 @@ TEST(Versions, DuplicateTimestampLastWriteWinsAfterReopen) {
 }
 
 // A batch goes into the memstore in key order, not in the order written:
-// the same cell twice in one batch, with other rows between, must still
-// leave the later write fetchable, before and after a flush and a reopen.
+// the same cells written many times in one batch, between writes of other
+// rows, must still leave each one's last write fetchable, before and after
+// the log's replay and a flush. (Large enough that an unstable sort would
+// reorder the equal keys.)
 TEST(Versions, DuplicateTimestampInOneBatchLastWriteWins) {
   EngineFixture fx;
   fx.createTable("t", {familyOf("f").versions(3)});
   std::vector<Mutation> batch;
-  const auto put = [&batch](const char* row, const char* qualifier, int64_t ts, const char* value) {
-    batch.push_back(Put{Bytes(row), {PutCell{"f", Bytes(qualifier), ts, Bytes(value)}}});
+  const auto put = [&batch](const std::string& row, int64_t ts, const std::string& value) {
+    batch.push_back(Put{Bytes(row), {PutCell{"f", Bytes("q"), ts, Bytes(value)}}});
   };
-  put("z", "q", 5, "z1");
-  put("m", "q", 5, "first");
-  put("a", "q", 5, "a1");
-  put("m", "q", 6, "six");
-  put("m", "q", 5, "second");
-  put("b", "q", 5, "b1");
-  put("m", "q", 5, "third");
-  put("a", "q", 5, "a2");
+  for (int i = 0; i < 300; ++i) {
+    put("m", 5, "m" + std::to_string(i));
+    put("a", 5, "a" + std::to_string(i));
+    put("r" + std::to_string(i % 37), 5, "other");
+    if (i % 10 == 0) put("m", 6, "six" + std::to_string(i));
+  }
   ASSERT_TRUE(fx.ws().mutate("t", batch).isOk());
   const auto check = [&fx](const char* when) {
-    EXPECT_THAT(describe(fx.getColumn("t", "m", "f:q", 3)), ElementsAre("6:six", "5:third")) << when;
-    EXPECT_THAT(describe(fx.getColumn("t", "a", "f:q", 3)), ElementsAre("5:a2")) << when;
-    EXPECT_THAT(describe(fx.getColumn("t", "z", "f:q", 3)), ElementsAre("5:z1")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "m", "f:q", 3)), ElementsAre("6:six290", "5:m299")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "a", "f:q", 3)), ElementsAre("5:a299")) << when;
   };
   check("in the memstore");
   fx.reopen();
