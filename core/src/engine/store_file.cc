@@ -666,6 +666,10 @@ struct StoreFileContents {
 struct StoreFileState {
   StoreFileState(int64_t id, std::shared_ptr<const StoreFileContents> shared, StoreFileLabel l, PageCache* c)
       : fileId(id), contents(std::move(shared)), label(std::move(l)), cache(c) {}
+  // The references below point into `contents`: a copy is made from the
+  // parts (StoreFileReader's relabelling constructor), never member-wise.
+  StoreFileState(const StoreFileState&) = delete;
+  StoreFileState& operator=(const StoreFileState&) = delete;
 
   int64_t fileId;
   std::shared_ptr<const StoreFileContents> contents;
