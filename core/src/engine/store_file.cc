@@ -213,19 +213,21 @@ class BlockCursor {
 };
 
 // The block index without its count, as StoreFileMeta::encode writes it.
-void appendIndex(std::string* out, const std::vector<BlockHandle>& blocks) {
+void appendIndex(std::string* out, const BlockIndex& blocks) {
   fmt::putVarint32(out, static_cast<uint32_t>(blocks.size()));
   BytesView previous;
-  for (const BlockHandle& b : blocks) {
-    const size_t shared = sharedPrefixLength(previous, b.lastKey);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const BlockHandle& b = blocks[i];
+    const BytesView lastKey = blocks.lastKey(i);
+    const size_t shared = sharedPrefixLength(previous, lastKey);
     fmt::putVarint32(out, static_cast<uint32_t>(shared));
-    fmt::putVarint32(out, static_cast<uint32_t>(b.lastKey.size() - shared));
-    out->append(b.lastKey, shared, std::string::npos);
+    fmt::putVarint32(out, static_cast<uint32_t>(lastKey.size() - shared));
+    out->append(lastKey.substr(shared));
     fmt::putVarint32(out, b.pageNo);
     fmt::putVarint32(out, b.offset);
     fmt::putVarint32(out, b.storedSize);
     fmt::putVarint32(out, b.rawSize);
-    previous = b.lastKey;
+    previous = lastKey;
   }
 }
 
@@ -365,9 +367,11 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
   if (!r.varint32(&blockCount) || blockCount == 0 || blockCount > r.remaining() / 6) {
     return bad("bad block count");
   }
-  m.blocks.reserve(blockCount);
+  // The suffixes bound the keys from below; shrinkToFit() trims the rest.
+  m.blocks.reserve(blockCount, r.remaining());
   uint64_t raw = 0;
   uint64_t stored = 0;
+  std::string key;
   for (uint32_t i = 0; i < blockCount; ++i) {
     const auto badBlock = [&](const char* what) {
       return bad("block " + std::to_string(i) + " of the index: " + what);
@@ -379,11 +383,12 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
         !r.varint32(&h.offset) || !r.varint32(&h.storedSize) || !r.varint32(&h.rawSize)) {
       return badBlock("truncated");
     }
+    if (shared > key.size()) return badBlock("bad shared length");
+    key.resize(shared);
+    key.append(suffix);
     const BlockHandle* previous = i == 0 ? nullptr : &m.blocks.back();
-    if (shared > (previous == nullptr ? 0 : previous->lastKey.size())) return badBlock("bad shared length");
-    if (previous != nullptr) h.lastKey.assign(previous->lastKey, 0, shared);
-    h.lastKey.append(suffix);
-    if (previous != nullptr && h.lastKey <= previous->lastKey) return badBlock("keys out of order");
+    if (previous != nullptr && BytesView(key) <= m.blocks.lastKey(i - 1)) return badBlock("keys out of order");
+    if (m.blocks.keyBytes() + key.size() > BlockIndex::kMaxKeyBytes) return badBlock("keys too long in all");
     // Blocks fill pages in order, back to back.
     bool contiguous = false;
     if (previous == nullptr) {
@@ -401,10 +406,11 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     }
     raw += h.rawSize;
     stored += h.storedSize;
-    m.blocks.push_back(std::move(h));
+    m.blocks.add(key, h);
   }
+  m.blocks.shrinkToFit();
   if (!r.ok() || r.remaining() != 0) return bad("bytes after the block index");
-  if (m.blocks.front().lastKey < m.firstKey || m.blocks.back().lastKey != m.lastKey) {
+  if (m.blocks.lastKey(0) < BytesView(m.firstKey) || m.blocks.lastKey(m.blocks.size() - 1) != BytesView(m.lastKey)) {
     return bad("the block index does not match the key range");
   }
   if (raw != m.rawBytes || stored != m.storedBytes || m.blocks.back().pageNo + uint64_t{1} != m.pageCount) {
@@ -500,16 +506,18 @@ Status StoreFileWriter::Impl::flushBlock() {
     header[fmt::kChecksumSize + 1 + static_cast<size_t>(i)] = static_cast<char>(rawSize >> (24 - 8 * i));
   }
   const size_t storedSize = page.size() - start;
+  if (meta.blocks.keyBytes() + lastKey.size() > BlockIndex::kMaxKeyBytes) {
+    return fail(Status::invalidArgument(name() + ": the block index's keys would pass 4 GiB"));
+  }
   const uint64_t seed = blockChecksumSeed(meta.format, fileId, meta.blocks.size());
   fmt::storeBigEndian64(header, checksumOf(header + fmt::kChecksumSize, storedSize - fmt::kChecksumSize, seed));
 
   BlockHandle handle;
-  handle.lastKey = lastKey;
   handle.pageNo = pageNo;
   handle.offset = static_cast<uint32_t>(start);
   handle.storedSize = static_cast<uint32_t>(storedSize);
   handle.rawSize = rawSize;
-  meta.blocks.push_back(std::move(handle));
+  meta.blocks.add(lastKey, handle);
   meta.rawBytes += rawSize;
   pageRaw += rawSize;
   block.clear();
@@ -631,6 +639,7 @@ Result<StoreFileMeta> StoreFileWriter::finish() {
   m.lastKey = w.lastKey;
   m.bloomType = w.options.bloom;
   if (m.bloomType != BloomType::kNone) m.bloom = w.bloom.finish();
+  m.blocks.shrinkToFit();
   std::string index;
   appendIndex(&index, m.blocks);
   m.indexBytes = index.size();
@@ -640,27 +649,12 @@ Result<StoreFileMeta> StoreFileWriter::finish() {
 // ---------------------------------------------------------------------------
 // StoreFileReader
 
-// What the reader and its iterators share. Not in an anonymous namespace:
-// StoreFileReader::Impl derives from it.
-// What every reader of one store file shares: its metadata, and the blocks'
-// last keys again, back to back in one buffer (the binary search of every
-// seek then walks two dense arrays, its first probes staying in the CPU
-// cache, instead of chasing a heap string per probe).
+// What every reader of one store file shares: its metadata (the block index
+// and the bloom filter with it). Not in an anonymous namespace:
+// StoreFileState refers to it.
 struct StoreFileContents {
-  explicit StoreFileContents(StoreFileMeta m) : meta(std::move(m)) {
-    size_t total = 0;
-    for (const BlockHandle& b : meta.blocks) total += b.lastKey.size();
-    indexKeys.reserve(total);
-    indexEnds.reserve(meta.blocks.size());
-    for (const BlockHandle& b : meta.blocks) {
-      indexKeys.append(b.lastKey);
-      indexEnds.push_back(static_cast<uint32_t>(indexKeys.size()));
-    }
-  }
-
+  explicit StoreFileContents(StoreFileMeta m) : meta(std::move(m)) {}
   StoreFileMeta meta;
-  std::string indexKeys;
-  std::vector<uint32_t> indexEnds;  // key i is [indexEnds[i-1], indexEnds[i])
 };
 
 struct StoreFileState {
@@ -676,8 +670,6 @@ struct StoreFileState {
   StoreFileLabel label;
   PageCache* cache;
   const StoreFileMeta& meta = contents->meta;
-  const std::string& indexKeys = contents->indexKeys;
-  const std::vector<uint32_t>& indexEnds = contents->indexEnds;
 
   // "table 't', region 3, family 'd', store file 12, page 7, block 3"
   std::string where(size_t blockNo) const {
@@ -690,26 +682,6 @@ struct StoreFileState {
   std::string name() const {
     return "table '" + label.table + "', region " + std::to_string(label.regionId) + ", family '" + label.family +
            "', store file " + std::to_string(fileId);
-  }
-
-  BytesView indexKey(size_t i) const {
-    const uint32_t begin = i == 0 ? 0 : indexEnds[i - 1];
-    return BytesView(indexKeys.data() + begin, indexEnds[i] - begin);
-  }
-
-  // The first block whose last key is >= target; blocks.size() when none.
-  size_t findBlock(BytesView target) const {
-    size_t lo = 0;
-    size_t hi = indexEnds.size();
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (indexKey(mid) < target) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   // The decoded block: from the cache when allowed and present, else read,
@@ -778,7 +750,7 @@ class StoreFileIterator final : public InternalIterator {
   void seek(BytesView target) override {
     m_valid = false;
     if (!m_status) return;
-    const size_t blockNo = m_file->findBlock(target);
+    const size_t blockNo = m_file->meta.blocks.find(target);
     if (blockNo == m_file->meta.blocks.size()) return;
     // Moving forward within the block already held (a merge's reseek to the
     // next column): carry on from the current entry.
@@ -822,7 +794,7 @@ class StoreFileIterator final : public InternalIterator {
     const auto& blocks = m_file->meta.blocks;
     // The last entry < bound is in block b (before the first entry >= bound)
     // or, when block b has none, the last entry of block b-1.
-    const size_t blockNo = m_file->findBlock(bound);
+    const size_t blockNo = m_file->meta.blocks.find(bound);
     bool found = false;
     if (blockNo < blocks.size()) {
       if (!openBlock(blockNo)) return;
@@ -834,7 +806,7 @@ class StoreFileIterator final : public InternalIterator {
     }
     if (!found) {
       if (blockNo == 0) return;
-      m_before.assign(blocks[blockNo - 1].lastKey);
+      m_before.assign(blocks.lastKey(blockNo - 1));
     }
     const size_t rowLength = escapedRowLength(m_before);
     if (rowLength == 0) {
@@ -891,7 +863,7 @@ class StoreFileIterator final : public InternalIterator {
     std::string error;
     switch (m_cursor.step(&error)) {
       case BlockCursor::Step::kEntry:
-        if (m_cursor.atEnd() && m_cursor.key() != m_file->meta.blocks[m_blockNo].lastKey) {
+        if (m_cursor.atEnd() && m_cursor.key() != m_file->meta.blocks.lastKey(m_blockNo)) {
           error = "the block's last key is not the one in the index";
           break;
         }
@@ -1005,7 +977,7 @@ Status StoreFileReader::verify(PageSource* pages, std::optional<uint32_t>* damag
       maxTs = std::max(maxTs, parsed.timestamp);
       previous.assign(key);
     }
-    if (previous != m.blocks[b].lastKey) return bad("the block's last key is not the one in the index");
+    if (BytesView(previous) != m.blocks.lastKey(b)) return bad("the block's last key is not the one in the index");
     if (nextRestart != cursor.restartCount())
       return bad("restart " + std::to_string(nextRestart) + " lies past the block's entries");
   }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/block_index.h"
 #include "engine/internal_iterator.h"
 #include "keyscope/bytes.h"
 #include "keyscope/options.h"
@@ -55,15 +56,6 @@ struct StoreFileOptions {
   uint8_t format = 3;
 };
 
-// One block of the index: where it lives and the last key it holds.
-struct BlockHandle {
-  std::string lastKey;
-  uint32_t pageNo = 0;
-  uint32_t offset = 0;      // within the page
-  uint32_t storedSize = 0;  // header + payload as stored
-  uint32_t rawSize = 0;     // entries before compression
-};
-
 struct StoreFileMeta {
   uint8_t format = 3;          // store_file_format.h kMetaFormat*
   uint64_t cellCount = 0;
@@ -78,7 +70,7 @@ struct StoreFileMeta {
   BloomType bloomType = BloomType::kNone;
   std::string bloom;           // the filter's bits (store_file_format.h)
   uint64_t indexBytes = 0;     // size of the encoded block index
-  std::vector<BlockHandle> blocks;
+  BlockIndex blocks;
 
   std::string encode() const;  // checksummed
   static Result<StoreFileMeta> decode(BytesView encoded);

@@ -121,7 +121,7 @@ Result<std::optional<Bytes>> WorkspaceImpl::midRowLocked(const Region& region, s
   const StoreFileMeta& meta = file->reader->meta();
   const Bytes firstRow = unescaped(rowOf(meta.firstKey));
   if (meta.blocks.size() >= kMinBlocksForIndexMidKey) {
-    const Bytes mid = unescaped(rowOf(meta.blocks[meta.blocks.size() / 2].lastKey));
+    const Bytes mid = unescaped(rowOf(meta.blocks.lastKey(meta.blocks.size() / 2)));
     if (mid != firstRow) return std::optional<Bytes>(mid);
   }
   // A small store: the middle of its distinct rows, across every file of

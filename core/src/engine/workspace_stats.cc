@@ -141,8 +141,9 @@ Result<stats::TableContext> WorkspaceImpl::tableContext(std::string_view tableNa
         }
         const double cellsPerByte =
             meta.rawBytes == 0 ? 0 : static_cast<double>(meta.cellCount) / static_cast<double>(meta.rawBytes);
-        for (const BlockHandle& block : meta.blocks) {
-          const BytesView key(block.lastKey);
+        for (size_t b = 0; b < meta.blocks.size(); ++b) {
+          const BlockHandle& block = meta.blocks[b];
+          const BytesView key = meta.blocks.lastKey(b);
           context.keys.push_back({unescaped(key.substr(0, escapedRowLength(key))),
                                   static_cast<uint64_t>(cellsPerByte * block.rawSize + 0.5), block.rawSize});
         }

@@ -1,0 +1,84 @@
+// A store file's block index in memory: where each block lives and the last
+// key it holds. The keys sit back to back in one buffer, so an open file
+// costs one allocation for all of them instead of a heap string per block,
+// and a seek's binary search walks two dense arrays, its first probes staying
+// in the CPU cache. (Its on-disk form is the metadata's prefix-compressed
+// index, store_file_format.h.)
+//
+// Threads: built by one thread; immutable and shareable once built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "keyscope/bytes.h"
+
+namespace keyscope::engine {
+
+// Where one block lives.
+struct BlockHandle {
+  uint32_t pageNo = 0;
+  uint32_t offset = 0;      // within the page
+  uint32_t storedSize = 0;  // header + payload as stored
+  uint32_t rawSize = 0;     // entries before compression
+};
+
+class BlockIndex {
+ public:
+  // The keys of one index are held in a buffer addressed by 32-bit offsets.
+  static constexpr uint64_t kMaxKeyBytes = UINT32_MAX;
+
+  void reserve(size_t blocks, size_t keyBytes) {
+    m_handles.reserve(blocks);
+    m_keyEnds.reserve(blocks);
+    m_keys.reserve(keyBytes);
+  }
+  // REQUIRES: keyBytes() + lastKey.size() <= kMaxKeyBytes.
+  void add(BytesView lastKey, const BlockHandle& handle) {
+    m_keys.append(lastKey);
+    m_keyEnds.push_back(static_cast<uint32_t>(m_keys.size()));
+    m_handles.push_back(handle);
+  }
+  // Frees the spare capacity a writer's growth left behind.
+  void shrinkToFit() {
+    m_keys.shrink_to_fit();
+    m_keyEnds.shrink_to_fit();
+    m_handles.shrink_to_fit();
+  }
+
+  size_t size() const { return m_handles.size(); }
+  bool empty() const { return m_handles.empty(); }
+  uint64_t keyBytes() const { return m_keys.size(); }
+
+  const BlockHandle& operator[](size_t i) const { return m_handles[i]; }
+  const BlockHandle& front() const { return m_handles.front(); }
+  const BlockHandle& back() const { return m_handles.back(); }
+
+  BytesView lastKey(size_t i) const {
+    const uint32_t begin = i == 0 ? 0 : m_keyEnds[i - 1];
+    return BytesView(m_keys.data() + begin, m_keyEnds[i] - begin);
+  }
+
+  // The first block whose last key is >= target; size() when none is.
+  size_t find(BytesView target) const {
+    size_t lo = 0;
+    size_t hi = m_keyEnds.size();
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (lastKey(mid) < target) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+ private:
+  std::string m_keys;
+  std::vector<uint32_t> m_keyEnds;  // key i is [m_keyEnds[i-1], m_keyEnds[i])
+  std::vector<BlockHandle> m_handles;
+};
+
+}  // namespace keyscope::engine

@@ -1,0 +1,69 @@
+// The in-memory block index: keys packed back to back must each come back
+// whole, and find() must land on the block a seek reads first.
+#include "engine/block_index.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace keyscope::engine {
+namespace {
+
+BlockHandle at(uint32_t pageNo, uint32_t offset) {
+  BlockHandle h;
+  h.pageNo = pageNo;
+  h.offset = offset;
+  h.storedSize = 100 + offset;
+  h.rawSize = 200 + offset;
+  return h;
+}
+
+TEST(BlockIndexTest, KeepsEachBlocksLastKeyAndHandle) {
+  BlockIndex index;
+  index.add("apple", at(0, 0));
+  index.add("", at(0, 1));  // an empty key has a place of its own
+  index.add("banana split", at(1, 2));
+  index.shrinkToFit();
+  ASSERT_EQ(index.size(), 3u);
+  EXPECT_EQ(index.lastKey(0), "apple");
+  EXPECT_EQ(index.lastKey(1), "");
+  EXPECT_EQ(index.lastKey(2), "banana split");
+  EXPECT_EQ(index.keyBytes(), 17u);
+  EXPECT_EQ(index[2].pageNo, 1u);
+  EXPECT_EQ(index[2].offset, 2u);
+  EXPECT_EQ(index[2].storedSize, 102u);
+  EXPECT_EQ(index[2].rawSize, 202u);
+  EXPECT_EQ(&index.back(), &index[2]);
+  EXPECT_EQ(&index.front(), &index[0]);
+}
+
+TEST(BlockIndexTest, FindsTheFirstBlockWhoseLastKeyIsAtOrPastTheTarget) {
+  BlockIndex index;
+  EXPECT_EQ(index.find("a"), 0u) << "an empty index has no block to find";
+  for (const char* key : {"b", "d", "f", "h"}) index.add(key, at(0, 0));
+  EXPECT_EQ(index.find(""), 0u);
+  EXPECT_EQ(index.find("a"), 0u);
+  EXPECT_EQ(index.find("b"), 0u) << "a block's own last key is in it";
+  EXPECT_EQ(index.find(std::string("b\0", 2)), 1u);
+  EXPECT_EQ(index.find("c"), 1u);
+  EXPECT_EQ(index.find("d"), 1u);
+  EXPECT_EQ(index.find("e"), 2u);
+  EXPECT_EQ(index.find("h"), 3u);
+  EXPECT_EQ(index.find("i"), 4u) << "past every block";
+}
+
+TEST(BlockIndexTest, KeysWithSharedPrefixesAndZeroBytesStayApart) {
+  BlockIndex index;
+  const std::string a("row\0\x01", 5), b("row\0\x02", 5), c("row\x01", 4);
+  index.add(a, at(0, 0));
+  index.add(b, at(0, 1));
+  index.add(c, at(0, 2));
+  EXPECT_EQ(index.lastKey(0), a);
+  EXPECT_EQ(index.lastKey(1), b);
+  EXPECT_EQ(index.lastKey(2), c);
+  EXPECT_EQ(index.find(std::string("row\0\x01\x00", 6)), 1u);
+  EXPECT_EQ(index.find(std::string("row\0", 4)), 0u);
+}
+
+}  // namespace
+}  // namespace keyscope::engine
