@@ -296,6 +296,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     switchMemstoresLocked(*region);
   }
   const int64_t daughtersFlushedSeq = region->pendingFlushSeq;
+  const size_t firstFlushedMeanwhile = written.size();
   for (const auto& [family, store] : region->stores) {
     const auto version = store->current();
     if (version->flushing == nullptr) continue;
@@ -376,9 +377,27 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   // log, naming the parent, which replay routes by row): they move to the
   // daughters.
   for (const auto& [family, store] : region->stores) {
-    const auto version = store->current();
-    if (version->flushing != nullptr) version->flushing->markFlushed();  // in the daughters' files
-    auto it = version->active->newIterator(std::numeric_limits<uint64_t>::max());
+    std::shared_ptr<Memstore> active = store->current()->active;
+    // Readers that found the parent before the swap go on reading it: from
+    // here through step 2b's files (the daughters', which hold exactly what
+    // its flushing memstore held) instead of that memstore, which can then go
+    // before the copy below. Holding both was the whole budget and half of it
+    // again: a key-ordered load filled the new memstore while 2b wrote.
+    if (auto version = store->current(); version->flushing != nullptr) {
+      version->flushing->markFlushed();
+      auto next = std::make_shared<StoreVersion>(*version);
+      next->flushing = nullptr;
+      for (size_t i = firstFlushedMeanwhile; i < written.size(); ++i) {
+        const Written& w = written[i];
+        if (w.family != family) continue;
+        for (const auto& file : {w.low, w.high}) {
+          if (file != nullptr) next->files.push_back(file);
+        }
+      }
+      sortNewestFirst(&next->files);
+      store->install(std::move(next));
+    }
+    auto it = active->newIterator(std::numeric_limits<uint64_t>::max());
     for (it->seekToFirst(); it->valid(); it->next()) {
       Region& target = *daughters[it->key() < BytesView(splitKey) ? 0 : 1];
       target.stores.at(family)->current()->active->add(it->key(), it->value(), m_nextMvcc++);
