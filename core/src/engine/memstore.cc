@@ -205,6 +205,9 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
     const int64_t ts = timestampOfValidKey(key);
     if (ts < m_minTs.load(std::memory_order_relaxed)) m_minTs.store(ts, std::memory_order_relaxed);
     if (ts > m_maxTs.load(std::memory_order_relaxed)) m_maxTs.store(ts, std::memory_order_relaxed);
+    const auto type = static_cast<CellType>(static_cast<uint8_t>(~static_cast<uint8_t>(key.back())));
+    if (type == CellType::kDeleteFamily || type == CellType::kDeleteFamilyVersion)
+      m_familyMarkers.fetch_add(1, std::memory_order_relaxed);
   }
 }
 

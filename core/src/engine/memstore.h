@@ -59,6 +59,10 @@ class Memstore {
   bool empty() const { return entryCount() == 0; }
   int64_t minTimestamp() const { return m_minTs.load(std::memory_order_relaxed); }
   int64_t maxTimestamp() const { return m_maxTs.load(std::memory_order_relaxed); }
+  // Whether a DeleteFamily or DeleteFamilyVersion marker was ever added.
+  // Counted before the write's read point is published, so a reader that
+  // can see a marker sees this too.
+  bool hasFamilyMarkers() const { return m_familyMarkers.load(std::memory_order_relaxed) != 0; }
 
   // True when every level of the skip list is in entry order. Searches stay
   // correct over a disordered upper level (level 0 decides), only slower, so
@@ -110,6 +114,7 @@ class Memstore {
   std::atomic<uint64_t> m_entries{0};
   std::atomic<int64_t> m_minTs{INT64_MAX};
   std::atomic<int64_t> m_maxTs{INT64_MIN};
+  std::atomic<uint64_t> m_familyMarkers{0};
 };
 
 }  // namespace keyscope::engine

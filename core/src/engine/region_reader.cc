@@ -13,6 +13,7 @@ struct RegionReader::FamilyCursor {
   std::shared_ptr<const StoreVersion> version;
   std::unique_ptr<InternalIterator> it;
   std::unique_ptr<QueryMatcher> matcher;
+  std::string getStart;  // a get's first key (seekToGetRow)
 };
 
 namespace {
@@ -107,9 +108,11 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
     };
 
     std::vector<std::unique_ptr<InternalIterator>> children;
+    bool mayHoldFamilyMarkers = false;  // in a source read: see seekToGetRow
     for (const Memstore* memstore : {version.active.get(), version.flushing.get()}) {
       if (memstore == nullptr || memstore->empty()) continue;
       if (outsideTime(memstore->minTimestamp(), memstore->maxTimestamp(), true)) continue;
+      mayHoldFamilyMarkers = mayHoldFamilyMarkers || memstore->hasFamilyMarkers();
       children.push_back(memstore->newIterator(m_settings.readPoint));
       if (report != nullptr) ++report->memstoresRead;
     }
@@ -146,9 +149,14 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
           continue;
         }
       }
+      mayHoldFamilyMarkers = mayHoldFamilyMarkers || meta.deleteMarkerCount > 0;
       children.push_back(file.newIterator(context));
     }
     if (children.empty()) continue;
+    if (getRow != nullptr) {
+      cursor->getStart = getRowKey;
+      if (!ms.columns.empty() && !mayHoldFamilyMarkers) cursor->getStart += *ms.columns.begin();
+    }
     cursor->it = newMergingIterator(std::move(children));
     cursor->matcher = std::make_unique<QueryMatcher>(std::move(ms));
     m_families.push_back(std::move(cursor));
@@ -165,6 +173,10 @@ bool RegionReader::stale() const {
 
 void RegionReader::seek(BytesView target) {
   for (auto& cursor : m_families) cursor->it->seek(target);
+}
+
+void RegionReader::seekToGetRow() {
+  for (auto& cursor : m_families) cursor->it->seek(cursor->getStart);
 }
 
 bool RegionReader::peekRow(std::string* rowEscaped) const {

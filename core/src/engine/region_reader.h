@@ -82,6 +82,12 @@ class RegionReader {
 
   // Forward: positions every family at the first key >= target.
   void seek(BytesView target);
+  // For a get (open() was given its row): positions every family at the
+  // first cell the get can need. That is the row's start, or straight its
+  // first wanted column when the family names columns and none of its
+  // sources holds a delete marker (a family marker sorts before every column
+  // of the row). A row wider than a block then costs one block read, not two.
+  void seekToGetRow();
   // Forward: the escaped row of the smallest key at or after the position.
   bool peekRow(std::string* rowEscaped) const;
   // Reversed: the greatest escaped row with a key < bound (a rowStartKey),

@@ -45,7 +45,7 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
   const std::string rowKey = rowStartKey(options.row);
   if (Status s = reader.open(rowKey, rowEndKey(options.row), &options.row); !s) return s;
   ++result.report.regionsVisited;
-  reader.seek(rowKey);
+  reader.seekToGetRow();
   std::unique_ptr<Filter> filter = options.filter != nullptr ? options.filter->clone() : nullptr;
   if (filter == nullptr || !filter->filterAllRemaining()) {
     bool doneScan = false;

@@ -279,6 +279,40 @@ TEST(ReadReport, AGetOfNamedColumnsSeeksStraightToThem) {
   }
 }
 
+// A get naming columns starts at the first of them, not at the row's start,
+// when no source of the family holds a delete marker: a row spanning many
+// blocks then costs the one block holding the column. A family marker sorts
+// before every column, so once one may exist the get starts at the row again.
+TEST(ReadReport, AGetOfANamedColumnReadsOnlyItsBlockUnlessAFamilyMarkerMayPrecedeIt) {
+  EngineFixture fx(quiet());
+  fx.createTable("t", {familyOf("f")});
+  const std::string padding(100, 'x');
+  for (int i = 0; i < 200; ++i) {
+    char q[8];
+    std::snprintf(q, sizeof q, "f:%03d", i);
+    fx.put("t", "a", q, 10, "v" + std::to_string(i) + padding);
+  }
+  fx.flush("t");  // about 25 KiB: several blocks of one row
+  GetOptions get = getRow("a");
+  get.columns = {{"f", Bytes("190")}};
+  std::vector<Cell> cells;
+  ReadReport r = getReport(fx, get, &cells);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].value, "v190" + padding);
+  EXPECT_EQ(r.pagesRead, 1u) << "the block holding the column, and no other";
+  EXPECT_EQ(r.cellsExamined, 1u);
+
+  fx.deleteCells("t", "a", DeleteScope::kFamily, "f", 5);  // older than every cell: masks nothing
+  for (bool flushed : {false, true}) {
+    SCOPED_TRACE(flushed ? "marker flushed" : "marker in the memstore");
+    if (flushed) fx.flush("t");
+    r = getReport(fx, get, &cells);
+    ASSERT_EQ(cells.size(), 1u);
+    EXPECT_EQ(cells[0].value, "v190" + padding);
+    EXPECT_GE(r.pagesRead, 2u) << "the row's start, where a family marker sorts, and the column's block";
+  }
+}
+
 // A scan fills the caller's RowResult row after row, reusing its cells'
 // buffers: a short row after a long one must carry nothing of it over.
 TEST(Scan, ReusedRowResultsCarryNothingOver) {
