@@ -282,8 +282,9 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
 
   // Pages again from the (edited) blocks, the index following their sizes.
   pages.pages.clear();
+  engine::BlockIndex index;
   for (size_t b = 0; b < blocks.size(); ++b) {
-    engine::BlockHandle& h = meta.blocks[b];
+    engine::BlockHandle h = meta.blocks[b];
     std::string stored = editEntries
                              ? encodeBlock(blocks[b], options.compression == keyscope::Compression::kZstd, seedOf(b))
                              : std::move(blocks[b]);
@@ -294,7 +295,9 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
     h.storedSize = static_cast<uint32_t>(stored.size());
     page += stored;
     rawTotal += h.rawSize;
+    index.add(meta.blocks.lastKey(b), h);
   }
+  meta.blocks = std::move(index);
 
   const engine::StoreFileReader reader(kFileId, meta, engine::StoreFileLabel{"fuzz", 1, "d"}, nullptr);
   const keyscope::Status verified = reader.verify(&pages);
