@@ -85,8 +85,10 @@ class RegionReader {
   // For a get (open() was given its row): positions every family at the
   // first cell the get can need. That is the row's start, or straight its
   // first wanted column when the family names columns and none of its
-  // sources holds a delete marker (a family marker sorts before every column
-  // of the row). A row wider than a block then costs one block read, not two.
+  // sources can hold a family delete marker, which sorts before every column
+  // of the row (a memstore counts its family markers; a store file only
+  // counts all its markers, so any marker keeps the row's start). A row
+  // wider than a block then costs one block read, not two.
   void seekToGetRow();
   // Forward: the escaped row of the smallest key at or after the position.
   bool peekRow(std::string* rowEscaped) const;
