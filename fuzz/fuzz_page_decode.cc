@@ -22,7 +22,6 @@
 // should: its cell count, first and last keys, keys well formed and strictly
 // increasing, every key found again by seek; iteration always ends.
 #include <xxhash.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -34,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/block_dictionary.h"
 #include "engine/internal_key.h"
 #include "engine/store_file.h"
 #include "engine/store_file_format.h"
@@ -177,14 +177,15 @@ void applyEdit(Input& in, std::vector<std::string>& blocks) {
 }
 
 // The block's stored form: header, payload (zstd when `compress` and smaller), checksum.
-std::string encodeBlock(const std::string& raw, bool compress, uint64_t seed) {
+// compressor: null for a raw block, else it compresses (against the file's
+// dictionary when it has one).
+std::string encodeBlock(const std::string& raw, engine::BlockCompressor* compressor, uint64_t seed) {
   std::string block(fmt::kBlockHeaderSize, '\0');
   bool compressed = false;
-  if (compress) {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 1);
-    if (!ZSTD_isError(n) && n < raw.size()) {
-      block.append(out, 0, n);
+  if (compressor != nullptr) {
+    std::string out, error;
+    if (compressor->compress(raw, 1, &out, &error) && out.size() < raw.size()) {
+      block += out;
       compressed = true;
     }
   }
@@ -240,11 +241,13 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   engine::StoreFileOptions options;
   options.format = (mode & 0x04) != 0   ? fmt::kMetaFormatPlainBlocks
                    : (mode & 0x80) != 0 ? fmt::kMetaFormatRestartBlocks
-                                        : fmt::kMetaFormatPlacedChecksums;
+                                        : fmt::kMetaFormatNewest;
   options.compression = (mode & 0x08) != 0 ? keyscope::Compression::kZstd : keyscope::Compression::kNone;
   options.bloom = (mode & 0x10) != 0 ? keyscope::BloomType::kRowCol : keyscope::BloomType::kRow;
   options.pageSize = kPageSizes[(mode >> 5) & 3];
   options.zstdLevel = 1;
+  // Small enough that a few blocks train a dictionary (format 4 with zstd).
+  options.dictionaryTrainBytes = 4096;
 
   const std::vector<Entry> entries = readEntries(in);
   if (entries.empty()) return;
@@ -260,6 +263,13 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   auto decoded = engine::StoreFileMeta::decode(meta.encode());
   if (!decoded) fail("the writer's metadata does not decode: " + decoded.status().toString());
   meta = std::move(decoded).value();
+  const auto dictionary =
+      meta.dictionary.empty() ? nullptr : engine::DecompressionDictionary::load(meta.dictionary);
+  if (!meta.dictionary.empty() && dictionary == nullptr) fail("the writer's dictionary does not load");
+  engine::BlockCompressor compressor;
+  if (!meta.dictionary.empty() && !compressor.useDictionary(meta.dictionary, options.zstdLevel))
+    fail("the writer's dictionary does not compress");
+  const bool zstd = options.compression == keyscope::Compression::kZstd;
 
   // The blocks as stored, or decoded when the edits go to their entries.
   std::vector<std::string> blocks;
@@ -273,7 +283,7 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
       continue;
     }
     std::string raw, error;
-    if (!engine::decodeStoredBlock(stored, h.rawSize, &raw, &error, nullptr, seedOf(b)))
+    if (!engine::decodeStoredBlock(stored, h.rawSize, &raw, &error, nullptr, seedOf(b), dictionary.get()))
       fail("a block as written does not decode: " + error);
     blocks.push_back(std::move(raw));
   }
@@ -286,7 +296,7 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   for (size_t b = 0; b < blocks.size(); ++b) {
     engine::BlockHandle h = meta.blocks[b];
     std::string stored = editEntries
-                             ? encodeBlock(blocks[b], options.compression == keyscope::Compression::kZstd, seedOf(b))
+                             ? encodeBlock(blocks[b], zstd ? &compressor : nullptr, seedOf(b))
                              : std::move(blocks[b]);
     if (!editEntries && stored.size() >= fmt::kBlockHeaderSize) sealBlock(&stored, seedOf(b));
     if (editEntries) h.rawSize = static_cast<uint32_t>(blocks[b].size());

@@ -44,6 +44,7 @@ StorageSlice& StorageSlice::operator+=(const StorageSlice& o) {
   blockHeaderBytes += o.blockHeaderBytes;
   pageIndexBytes += o.pageIndexBytes;
   bloomBytes += o.bloomBytes;
+  dictionaryBytes += o.dictionaryBytes;
   stored += o.stored;
   memstoreBytes += o.memstoreBytes;
   hbase += o.hbase;

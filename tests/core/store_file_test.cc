@@ -211,8 +211,11 @@ class StoreFileFixture {
 struct Layout {
   Compression compression;
   uint32_t pageSize;
-  // 1: files written before restart arrays; 2: before checksums seeded with the block's place
+  // 1: files written before restart arrays; 2: before checksums seeded with
+  // the block's place; 3: before dictionaries
   uint8_t format = format::kMetaFormatNewest;
+  // Lowered so that small files train a dictionary too.
+  uint32_t dictionaryTrainBytes = format::kDictionaryTrainBytes;
 };
 
 class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithParam<Layout> {
@@ -222,6 +225,7 @@ class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithPara
     o.compression = GetParam().compression;
     o.pageSize = GetParam().pageSize;
     o.format = GetParam().format;
+    o.dictionaryTrainBytes = GetParam().dictionaryTrainBytes;
     o.bloom = bloom;
     return o;
   }
@@ -294,6 +298,9 @@ TEST_P(StoreFileLayouts, HundredThousandCellsRoundTripInBlocksAndPagesOfTheTarge
       EXPECT_GT(raw, pageSize * 3 / 4) << "page " << page;
     }
   }
+  // A zstd file of the newest format trains a dictionary on its first blocks.
+  EXPECT_EQ(!meta.dictionary.empty(),
+            GetParam().compression == Compression::kZstd && GetParam().format >= format::kMetaFormatDictionary);
   if (GetParam().compression == Compression::kZstd) {
     EXPECT_LT(meta.storedBytes, meta.rawBytes * 2 / 3);
   } else {
@@ -492,7 +499,10 @@ TEST_P(StoreFileLayouts, BloomFiltersHaveNoFalseNegatives) {
 std::string layoutName(const ::testing::TestParamInfo<Layout>& info) {
   return std::string(info.param.compression == Compression::kZstd ? "Zstd" : "Raw") + "Page" +
          std::to_string(info.param.pageSize) +
-         (info.param.format == format::kMetaFormatNewest ? "" : "Format" + std::to_string(info.param.format));
+         (info.param.format == format::kMetaFormatNewest ? "" : "Format" + std::to_string(info.param.format)) +
+         (info.param.dictionaryTrainBytes == format::kDictionaryTrainBytes
+              ? ""
+              : "TrainOn" + std::to_string(info.param.dictionaryTrainBytes));
 }
 
 INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
@@ -500,7 +510,10 @@ INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
                                            Layout{Compression::kNone, 65536}, Layout{Compression::kZstd, 1024},
                                            Layout{Compression::kZstd, 4096}, Layout{Compression::kZstd, 65536},
                                            Layout{Compression::kNone, 1024, 1}, Layout{Compression::kZstd, 65536, 1},
-                                           Layout{Compression::kNone, 1024, 2}, Layout{Compression::kZstd, 65536, 2}),
+                                           Layout{Compression::kNone, 1024, 2}, Layout{Compression::kZstd, 65536, 2},
+                                           Layout{Compression::kZstd, 65536, 3},
+                                           Layout{Compression::kZstd, 1024, format::kMetaFormatNewest, 8192},
+                                           Layout{Compression::kZstd, 65536, format::kMetaFormatNewest, 32768}),
                          layoutName);
 
 // --- the shared cache, the writer's contract -------------------------------
@@ -631,6 +644,111 @@ TEST_F(StoreFileTest, WriterReportsRawBytesSoFar) {
   Result<StoreFileMeta> meta = writer.finish();
   ASSERT_TRUE(meta.isOk());
   EXPECT_EQ(meta->rawBytes, last);
+}
+
+// --- dictionaries (format 4) ----------------------------------------------
+
+// Time-series cells like the benchmark's: a row per metric and hour, a
+// column per second, values of a few recurring words and numbers.
+std::vector<Entry> timeSeriesEntries(size_t count) {
+  static const char* const kWords[] = {"host=web", " cpu.user ", " region=eu-west ", " ok ", " p99=", " status="};
+  std::mt19937_64 rng(7);
+  std::vector<Entry> e;
+  e.reserve(count);
+  for (size_t row = 0; e.size() < count; ++row) {
+    char rowKey[16];
+    std::snprintf(rowKey, sizeof rowKey, "m%02zue%06zuh", row % 7, row);
+    for (int second = 0; second < 60 && e.size() < count; ++second) {
+      std::string value;
+      const size_t size = 8 + rng() % 57;
+      while (value.size() < size) {
+        value += kWords[rng() % 6];
+        value += std::to_string(rng() % 100000);
+      }
+      value.resize(size);
+      const std::string qualifier{static_cast<char>(second >> 8), static_cast<char>(second)};
+      e.push_back(cell(rowKey, qualifier, 1700000000000 + static_cast<int64_t>(row), std::move(value)));
+    }
+  }
+  return sorted(std::move(e));
+}
+
+TEST_F(StoreFileTest, AFileTrainsADictionaryOnItsFirstBlocksAndComesOutSmaller) {
+  const std::vector<Entry> entries = timeSeriesEntries(60000);  // ~3 MiB raw
+  StoreFileOptions options;
+  options.compression = Compression::kZstd;
+  options.format = format::kMetaFormatPlacedChecksums;
+  const auto without = write(entries, options);
+  options.format = format::kMetaFormatNewest;
+  const auto with = write(entries, options);
+  ASSERT_NE(without, nullptr);
+  ASSERT_NE(with, nullptr);
+  EXPECT_TRUE(without->meta().dictionary.empty());
+  EXPECT_EQ(without->dictionary(), nullptr);
+  const StoreFileMeta& meta = with->meta();
+  ASSERT_FALSE(meta.dictionary.empty());
+  EXPECT_LE(meta.dictionary.size(), format::kDictionaryMaxBytes);
+  EXPECT_NE(with->dictionary(), nullptr);
+  // The reader was opened from the encoded metadata (write()): the blocks
+  // decode with the dictionary as stored, and every check passes.
+  EXPECT_EQ(readAll(*with), entries);
+  EXPECT_TRUE(with->verify(&m_source).isOk());
+  // The dictionary pays for itself several times over, stored with the file.
+  const uint64_t withTotal = meta.storedBytes + meta.dictionary.size();
+  EXPECT_LT(withTotal, without->meta().storedBytes * 95 / 100)
+      << withTotal << " bytes with a dictionary, " << without->meta().storedBytes << " without";
+  // Blocks keep their size and their place in pages: only their bytes shrink.
+  ASSERT_EQ(meta.blocks.size(), without->meta().blocks.size());
+  for (size_t i = 0; i < meta.blocks.size(); ++i) {
+    ASSERT_EQ(meta.blocks.lastKey(i), without->meta().blocks.lastKey(i)) << i;
+    ASSERT_EQ(meta.blocks[i].rawSize, without->meta().blocks[i].rawSize) << i;
+  }
+  // The same cells train the same dictionary.
+  const auto again = write(entries, options);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->meta().dictionary, meta.dictionary);
+}
+
+TEST_F(StoreFileTest, OnlyAZstdFileOfTheNewestFormatWithEnoughBytesGetsADictionary) {
+  const std::vector<Entry> entries = timeSeriesEntries(20000);  // ~1 MiB raw
+  StoreFileOptions options;
+  options.compression = Compression::kZstd;
+  options.dictionaryTrainBytes = 2 << 20;  // more than the file holds
+  const auto small = write(entries, options);
+  ASSERT_NE(small, nullptr);
+  EXPECT_TRUE(small->meta().dictionary.empty());
+  EXPECT_EQ(readAll(*small), entries);  // the held blocks were stored at finish()
+  EXPECT_TRUE(small->verify(&m_source).isOk());
+
+  options.compression = Compression::kNone;
+  options.dictionaryTrainBytes = 16 << 10;
+  const auto raw = write(entries, options);
+  ASSERT_NE(raw, nullptr);
+  EXPECT_TRUE(raw->meta().dictionary.empty());
+  EXPECT_EQ(readAll(*raw), entries);
+}
+
+TEST_F(StoreFileTest, EveryFlippedByteInAPageCompressedWithADictionaryIsCorruption) {
+  const std::vector<Entry> entries = timeSeriesEntries(3000);
+  StoreFileOptions options;
+  options.compression = Compression::kZstd;
+  options.pageSize = 1024;
+  options.dictionaryTrainBytes = 16 << 10;
+  const auto reader = write(entries, options);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_FALSE(reader->meta().dictionary.empty());
+  const int64_t id = reader->id();
+  const std::string original = m_ws.page(id, 40);  // past the training blocks
+  for (size_t at = 0; at < original.size(); ++at) {
+    std::string damaged = original;
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
+    m_ws.setPage(id, 40, damaged);
+    const Status v = reader->verify(&m_source);
+    ASSERT_EQ(v.code(), Status::Code::kCorruption) << "byte " << at;
+    ASSERT_NE(v.message().find("page 40, block 0: "), std::string::npos) << v.message();
+  }
+  m_ws.setPage(id, 40, original);
+  EXPECT_TRUE(reader->verify(&m_source).isOk());
 }
 
 // --- damage ----------------------------------------------------------------
@@ -849,6 +967,36 @@ TEST_F(StoreFileMetaTest, RoundTripsEveryField) {
     EXPECT_EQ(d->blocks[i].storedSize, m.blocks[i].storedSize);
     EXPECT_EQ(d->blocks[i].rawSize, m.blocks[i].rawSize);
   }
+}
+
+TEST_F(StoreFileMetaTest, RoundTripsTheDictionaryAndRefusesOneZstdCannotLoad) {
+  StoreFileOptions options;
+  options.compression = Compression::kZstd;
+  options.dictionaryTrainBytes = 16 << 10;
+  const auto reader = write(manyEntries(5000), options);
+  ASSERT_NE(reader, nullptr);
+  StoreFileMeta m = reader->meta();
+  ASSERT_FALSE(m.dictionary.empty());
+  Result<StoreFileMeta> d = StoreFileMeta::decode(m.encode());
+  ASSERT_TRUE(d.isOk()) << d.status().toString();
+  EXPECT_EQ(d->dictionary, m.dictionary);
+
+  // Damage behind a valid checksum: no dictionary magic, damaged entropy
+  // tables, or more than a writer makes.
+  const std::string trained = m.dictionary;
+  for (const std::string& bad : {std::string(64, 'x'), trained.substr(0, 12),
+                                 std::string(format::kDictionaryMaxBytes + 1, '\x37')}) {
+    m.dictionary = bad;
+    const Status s = StoreFileMeta::decode(m.encode()).status();
+    EXPECT_EQ(s.code(), Status::Code::kCorruption);
+    EXPECT_NE(s.message().find("dictionary"), std::string::npos) << s.message();
+  }
+  // A format-3 blob has no dictionary field: its bytes are not read as one.
+  m.format = format::kMetaFormatPlacedChecksums;
+  m.dictionary.clear();
+  Result<StoreFileMeta> older = StoreFileMeta::decode(m.encode());
+  ASSERT_TRUE(older.isOk()) << older.status().toString();
+  EXPECT_TRUE(older->dictionary.empty());
 }
 
 TEST_F(StoreFileMetaTest, EveryTruncationIsCorruption) {

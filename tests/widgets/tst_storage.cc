@@ -66,7 +66,7 @@ class TestStorage : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading() && view.report() != nullptr, 30000);
 
     StorageTableModel* model = view.model();
-    QCOMPARE(model->rowCount(), 10);  // 6 parts, page index, bloom filters, block headers, total
+    QCOMPARE(model->rowCount(), 11);  // 6 parts, page index, bloom filters, block headers, dictionaries, total
     QCOMPARE(model->columnCount(), int(StorageTableModel::kColumnCount));
     const auto number = [&](int row, int column) {
       return model->data(model->index(row, column), Qt::EditRole).toULongLong();
@@ -78,9 +78,13 @@ class TestStorage : public QObject {
     QCOMPARE(number(4, StorageTableModel::kRaw), 160ull * 3ull);   // "21.5" and "40": 80 x 4 + 80 x 2
     QCOMPARE(number(6, StorageTableModel::kRaw), total.pageIndexBytes);
     QCOMPARE(number(7, StorageTableModel::kRaw), total.bloomBytes);
-    QCOMPARE(number(9, StorageTableModel::kRaw), total.rawBytes + total.pageIndexBytes + total.bloomBytes);
-    QCOMPARE(number(9, StorageTableModel::kStored), total.storedBytes + total.pageIndexBytes + total.bloomBytes);
-    QCOMPARE(model->data(model->index(9, 0)).toString(), QStringLiteral("total"));
+    QCOMPARE(number(9, StorageTableModel::kRaw), 0ull);
+    QCOMPARE(number(9, StorageTableModel::kStored), total.dictionaryBytes);
+    QCOMPARE(number(10, StorageTableModel::kRaw), total.rawBytes + total.pageIndexBytes + total.bloomBytes);
+    QCOMPARE(number(10, StorageTableModel::kStored),
+             total.storedBytes + total.pageIndexBytes + total.bloomBytes + total.dictionaryBytes);
+    QCOMPARE(model->data(model->index(9, 0)).toString(), QStringLiteral("compression dictionaries"));
+    QCOMPARE(model->data(model->index(10, 0)).toString(), QStringLiteral("total"));
 
     QVERIFY2(view.overheadText().startsWith(QStringLiteral("For every byte of value, ")), qPrintable(view.overheadText()));
     const QString ratio = QString::number(overheadRatio(total), 'f', 1);
@@ -99,13 +103,13 @@ class TestStorage : public QObject {
     QVERIFY2(whatIfs[1].contains(QLocale().toString(static_cast<qulonglong>(hbase - 160 * 18))), qPrintable(whatIfs[1]));
 
     StorageChart* chart = view.chart();
-    QCOMPARE(chart->partCount(), 9);
-    QCOMPARE(chart->plot()->plottableCount(), 9);
+    QCOMPARE(chart->partCount(), 10);
+    QCOMPARE(chart->plot()->plottableCount(), 10);
     QCOMPARE(chart->barTotal(StorageChart::kRawBar),
              double(total.rawBytes + total.pageIndexBytes + total.bloomBytes));
     QCOMPARE(chart->barTotal(StorageChart::kHBaseBar), double(hbase));
     QCOMPARE(chart->barTotal(StorageChart::kStoredBar),
-             double(total.storedBytes + total.pageIndexBytes + total.bloomBytes));
+             double(total.storedBytes + total.pageIndexBytes + total.bloomBytes + total.dictionaryBytes));
 
     // Scope: the one family is the whole table here.
     auto* scope = view.findChild<QComboBox*>(QStringLiteral("storageScope"));
@@ -131,7 +135,7 @@ class TestStorage : public QObject {
     QCOMPARE(lines.value(0).trimmed(), QByteArray("part,keyscope_raw_bytes,keyscope_stored_bytes,stored_is_estimate,"
                                                   "compressibility,hbase_keyvalue_bytes"));
     QVERIFY(lines.value(2).startsWith("family name,0,0,"));
-    QVERIFY(lines.value(10).startsWith("total," + QByteArray::number(qulonglong(total.rawBytes + total.pageIndexBytes +
+    QVERIFY(lines.value(11).startsWith("total," + QByteArray::number(qulonglong(total.rawBytes + total.pageIndexBytes +
                                                                                   total.bloomBytes))));
   }
 

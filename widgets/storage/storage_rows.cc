@@ -22,6 +22,7 @@ QColor categoryColour(size_t i) {
       QColor(0xb0, 0x7a, 0xa1),  // page index
       QColor(0xff, 0x9d, 0xa7),  // bloom
       QColor(0x9c, 0x75, 0x5f),  // block headers
+      QColor(0xba, 0xb0, 0xac),  // compression dictionaries
   };
   return colours[i % (sizeof colours / sizeof colours[0])];
 }
@@ -69,6 +70,9 @@ QVector<StorageRow> storageRows(const StorageReport& report, const StorageSlice&
   fixed(QObject::tr("page index"), slice.pageIndexBytes, slice.pageIndexBytes, 6);
   fixed(QObject::tr("bloom filters"), slice.bloomBytes, slice.bloomBytes, 7);
   fixed(QObject::tr("block headers"), 0, slice.blockHeaderBytes, 8);
+  // Trained per store file and stored with its metadata: compression's own
+  // cost, with no raw counterpart.
+  fixed(QObject::tr("compression dictionaries"), 0, slice.dictionaryBytes, 9);
   return rows;
 }
 

@@ -1,8 +1,8 @@
 // The rows the Storage tab shows for one scope of a storage report: each
-// byte category, the page index, bloom filters and block headers, with
-// Keyscope's raw and stored bytes and HBase's KeyValue bytes. Shared by the
-// table model, the chart and the CSV export, so all three show one set of
-// numbers.
+// byte category, the page index, bloom filters, block headers and compression
+// dictionaries, with Keyscope's raw and stored bytes and HBase's KeyValue
+// bytes. Shared by the table model, the chart and the CSV export, so all three
+// show one set of numbers.
 //
 // Pure functions; thread-safe.
 #pragma once
@@ -28,7 +28,8 @@ struct StorageRow {
   QColor colour;
 };
 
-// The categories, then page index, bloom filters and block headers. The
+// The categories, then page index, bloom filters, block headers and
+// compression dictionaries. The
 // compressibility is the family's (or the bytes-weighted mean of the
 // families' in a scope spanning several).
 QVector<StorageRow> storageRows(const StorageReport& report, const StorageSlice& slice);

@@ -1,7 +1,7 @@
 // StorageTableModel: the Storage tab's numbers, one row per part (row key,
-// family name, …, page index, bloom filters, block headers) and a total row;
-// columns Keyscope raw, Keyscope stored, share of the stored bytes,
-// compressibility, HBase KeyValue.
+// family name, …, page index, bloom filters, block headers, compression
+// dictionaries) and a total row; columns Keyscope raw, Keyscope stored, share
+// of the stored bytes, compressibility, HBase KeyValue.
 //
 // Thread rules: GUI thread only; it holds rows computed elsewhere.
 #pragma once

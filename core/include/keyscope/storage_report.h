@@ -85,6 +85,7 @@ struct StorageSlice {
   uint64_t blockHeaderBytes = 0;
   uint64_t pageIndexBytes = 0;
   uint64_t bloomBytes = 0;
+  uint64_t dictionaryBytes = 0;    // the files' zstd dictionaries, kept with their metadata
   ByteBreakdown stored;            // the compressed payload attributed by compressibility
   uint64_t memstoreBytes = 0;      // written but not yet in store files (not counted above)
 

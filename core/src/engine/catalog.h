@@ -71,7 +71,9 @@ namespace keyscope::engine {
 // number (wal_record.h) and store files may be in store-file format 3
 // (block checksums bound to the block's place). Format-3 workspaces are
 // upgraded on open: their rows get checksums of what they hold then.
-constexpr int kFormatVersion = 4;
+// 5: store files may be in store-file format 4 (a zstd dictionary per file).
+// Format-4 workspaces are upgraded on open; nothing in them changes.
+constexpr int kFormatVersion = 5;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {

@@ -141,7 +141,8 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
             return s.code() == Status::Code::kCorruption ? Status::corruption(where + ": " + s.message())
                                                          : Status::ioError(where + ": " + s.message());
           if (std::string error; !decodeStoredBlock(stored, block.rawSize, &raw, &error, nullptr,
-                                                    blockChecksumSeed(meta.format, file->reader->id(), b)))
+                                                    blockChecksumSeed(meta.format, file->reader->id(), b),
+                                                    file->reader->dictionary()))
             return Status::corruption(where + ", block " + std::to_string(b) + ": " + error);
           const uint64_t cellsBefore = part.cells;
           if (Status s = tally.addBlock(raw, meta.format, &part); !s)
@@ -160,6 +161,7 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
         part.blockHeaderBytes = fmt::kBlockHeaderSize * meta.blocks.size();
         part.pageIndexBytes = meta.indexBytes;
         part.bloomBytes = meta.bloom.size();
+        part.dictionaryBytes = meta.dictionary.size();
         part.family = slice.family;
         part.regionId = slice.regionId;
         slice += part;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "engine/block_dictionary.h"
 #include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
 #include "engine/page_cache.h"
@@ -56,9 +57,6 @@ Status withContext(const Status& s, const std::string& where) {
   return Status::corruption(std::move(msg));
 }
 
-struct ZstdCCtxDeleter {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
 struct ZstdDCtxDeleter {
   void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
 };
@@ -242,7 +240,7 @@ uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
 }
 
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                       ReadReport* report, uint64_t checksumSeed) {
+                       ReadReport* report, uint64_t checksumSeed, const DecompressionDictionary* dictionary) {
   if (stored.size() < fmt::kBlockHeaderSize) {
     *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
     return false;
@@ -273,7 +271,11 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
       return true;
     case fmt::BlockCompression::kZstd: {
       raw->resize(rawSize);
-      const size_t n = ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
+      const size_t n =
+          dictionary != nullptr
+              ? ZSTD_decompress_usingDDict(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size(),
+                                           dictionary->get())
+              : ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
       if (ZSTD_isError(n)) {
         *error = std::string("zstd: ") + ZSTD_getErrorName(n);
         return false;
@@ -310,6 +312,10 @@ std::string StoreFileMeta::encode() const {
   out.append(firstKey);
   fmt::putVarint32(&out, static_cast<uint32_t>(lastKey.size()));
   out.append(lastKey);
+  if (format >= fmt::kMetaFormatDictionary) {
+    fmt::putVarint32(&out, static_cast<uint32_t>(dictionary.size()));
+    out.append(dictionary);
+  }
   appendIndex(&out, blocks);
   fmt::storeBigEndian64(out.data(), checksumOf(out.data() + fmt::kChecksumSize, out.size() - fmt::kChecksumSize));
   return out;
@@ -325,7 +331,7 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatPlacedChecksums)
+  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatDictionary)
     return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
@@ -360,6 +366,15 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
   m.bloom.assign(bloom);
   m.firstKey.assign(firstKey);
   m.lastKey.assign(lastKey);
+  if (version >= fmt::kMetaFormatDictionary) {
+    BytesView dictionary;
+    if (!r.lengthPrefixed(&dictionary)) return bad("truncated dictionary");
+    if (dictionary.size() > fmt::kDictionaryMaxBytes ||
+        (!dictionary.empty() && DecompressionDictionary::load(dictionary) == nullptr)) {
+      return bad("bad compression dictionary");
+    }
+    m.dictionary.assign(dictionary);
+  }
 
   const char* indexStart = r.position();
   uint32_t blockCount = 0;
@@ -438,6 +453,8 @@ struct StoreFileWriter::Impl {
                       : fmt::kMetaFormatNewest;
     block.reserve(blockTarget + 64);
     page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
+    // Blocks wait for the dictionary only when there will be one to train.
+    awaitingDictionary = meta.format >= fmt::kMetaFormatDictionary && options.compression == Compression::kZstd;
   }
 
   std::string name() const { return "store file " + std::to_string(fileId); }
@@ -448,6 +465,8 @@ struct StoreFileWriter::Impl {
   }
 
   Status flushBlock();
+  Status storeBlock(BytesView raw, BytesView blockLastKey);
+  Status storePendingBlocks();
   Status flushPage();
 
   int64_t fileId;
@@ -466,7 +485,16 @@ struct StoreFileWriter::Impl {
   uint64_t pageRaw = 0;         // their raw size
   uint32_t pageNo = 0;
   std::string compressed;
-  std::unique_ptr<ZSTD_CCtx, ZstdCCtxDeleter> cctx;
+  std::unique_ptr<BlockCompressor> compressor;
+  // Format 4 with zstd: finished raw blocks and their last keys, held until
+  // the dictionary is trained on them (awaitingDictionary).
+  struct PendingBlock {
+    std::string raw;
+    std::string lastKey;
+  };
+  std::vector<PendingBlock> pending;
+  uint64_t pendingRaw = 0;
+  bool awaitingDictionary = false;
   BloomFilterBuilder bloom;
   StoreFileMeta meta;
   uint64_t rawSoFar = 0;
@@ -481,32 +509,68 @@ Status StoreFileWriter::Impl::flushBlock() {
   }
   restarts.clear();
   blockEntries = 0;
-  const auto rawSize = static_cast<uint32_t>(block.size());
+  if (!awaitingDictionary) {
+    const Status s = storeBlock(block, lastKey);
+    block.clear();
+    return s;
+  }
+  pendingRaw += block.size();
+  pending.push_back({std::move(block), lastKey});
+  block = std::string();
+  block.reserve(blockTarget + 64);
+  if (pendingRaw >= options.dictionaryTrainBytes) return storePendingBlocks();
+  return Status::ok();
+}
+
+// Trains the dictionary on the held blocks when there are enough of them
+// (else the file has none), then stores them.
+Status StoreFileWriter::Impl::storePendingBlocks() {
+  awaitingDictionary = false;
+  if (pendingRaw >= options.dictionaryTrainBytes) {
+    std::vector<BytesView> samples;
+    samples.reserve(pending.size());
+    for (const PendingBlock& p : pending) samples.emplace_back(p.raw);
+    std::string dictionary = trainBlockDictionary(samples, fmt::kDictionaryMaxBytes, options.zstdLevel);
+    if (!dictionary.empty()) {
+      compressor = std::make_unique<BlockCompressor>();
+      // A dictionary zstd will not take leaves the file without one.
+      if (compressor->useDictionary(dictionary, options.zstdLevel)) meta.dictionary = std::move(dictionary);
+      else compressor.reset();
+    }
+  }
+  for (const PendingBlock& p : pending) {
+    if (Status s = storeBlock(p.raw, p.lastKey); !s) return s;
+  }
+  pending.clear();
+  pending.shrink_to_fit();
+  pendingRaw = 0;
+  return Status::ok();
+}
+
+// Compresses one finished raw block into the open page and indexes it.
+Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey) {
+  const auto rawSize = static_cast<uint32_t>(raw.size());
   const size_t start = page.size();
   page.append(fmt::kBlockHeaderSize, '\0');
   auto compression = fmt::BlockCompression::kNone;
   if (options.compression == Compression::kZstd) {
-    if (!cctx) {
-      cctx.reset(ZSTD_createCCtx());
-      if (!cctx) return fail(Status::ioError(name() + ": cannot create a zstd context"));
+    if (!compressor) compressor = std::make_unique<BlockCompressor>();
+    if (std::string error; !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
+      return fail(Status::ioError(name() + ": " + error));
     }
-    compressed.resize(ZSTD_compressBound(rawSize));
-    const size_t n = ZSTD_compressCCtx(cctx.get(), compressed.data(), compressed.size(), block.data(),
-                                       block.size(), options.zstdLevel);
-    if (ZSTD_isError(n)) return fail(Status::ioError(name() + ": zstd: " + ZSTD_getErrorName(n)));
-    if (n < rawSize) {
-      page.append(compressed.data(), n);
+    if (compressed.size() < rawSize) {
+      page.append(compressed);
       compression = fmt::BlockCompression::kZstd;
     }
   }
-  if (compression == fmt::BlockCompression::kNone) page.append(block);
+  if (compression == fmt::BlockCompression::kNone) page.append(raw);
   char* header = page.data() + start;
   header[fmt::kChecksumSize] = static_cast<char>(compression);
   for (int i = 0; i < 4; ++i) {
     header[fmt::kChecksumSize + 1 + static_cast<size_t>(i)] = static_cast<char>(rawSize >> (24 - 8 * i));
   }
   const size_t storedSize = page.size() - start;
-  if (meta.blocks.keyBytes() + lastKey.size() > BlockIndex::kMaxKeyBytes) {
+  if (meta.blocks.keyBytes() + blockLastKey.size() > BlockIndex::kMaxKeyBytes) {
     return fail(Status::invalidArgument(name() + ": the block index's keys would pass 4 GiB"));
   }
   const uint64_t seed = blockChecksumSeed(meta.format, fileId, meta.blocks.size());
@@ -517,10 +581,9 @@ Status StoreFileWriter::Impl::flushBlock() {
   handle.offset = static_cast<uint32_t>(start);
   handle.storedSize = static_cast<uint32_t>(storedSize);
   handle.rawSize = rawSize;
-  meta.blocks.add(lastKey, handle);
+  meta.blocks.add(blockLastKey, handle);
   meta.rawBytes += rawSize;
   pageRaw += rawSize;
-  block.clear();
   // Close the page when one more full block could take it past pageSize.
   if (pageRaw + blockTarget > pageSize) return flushPage();
   return Status::ok();
@@ -632,6 +695,9 @@ Result<StoreFileMeta> StoreFileWriter::finish() {
   if (!w.block.empty()) {
     if (Status s = w.flushBlock(); !s) return s;
   }
+  if (w.awaitingDictionary) {
+    if (Status s = w.storePendingBlocks(); !s) return s;
+  }
   if (Status s = w.flushPage(); !s) return s;
   w.finished = true;
   StoreFileMeta& m = w.meta;
@@ -653,8 +719,13 @@ Result<StoreFileMeta> StoreFileWriter::finish() {
 // and the bloom filter with it). Not in an anonymous namespace:
 // StoreFileState refers to it.
 struct StoreFileContents {
-  explicit StoreFileContents(StoreFileMeta m) : meta(std::move(m)) {}
+  explicit StoreFileContents(StoreFileMeta m)
+      : meta(std::move(m)),
+        // decode() refused a dictionary zstd cannot load; null here then
+        // means out of memory, which the first block read reports.
+        dictionary(meta.dictionary.empty() ? nullptr : DecompressionDictionary::load(meta.dictionary)) {}
   StoreFileMeta meta;
+  std::unique_ptr<const DecompressionDictionary> dictionary;
 };
 
 struct StoreFileState {
@@ -670,6 +741,7 @@ struct StoreFileState {
   StoreFileLabel label;
   PageCache* cache;
   const StoreFileMeta& meta = contents->meta;
+  const DecompressionDictionary* dictionary = contents->dictionary.get();
 
   // "table 't', region 3, family 'd', store file 12, page 7, block 3"
   std::string where(size_t blockNo) const {
@@ -709,8 +781,11 @@ struct StoreFileState {
     if (scratch->size() != h.storedSize) {
       return Status::corruption(where(blockNo) + ": short read of " + std::to_string(scratch->size()) + " bytes");
     }
+    if (!meta.dictionary.empty() && dictionary == nullptr) {
+      return Status::ioError(where(blockNo) + ": out of memory for the file's compression dictionary");
+    }
     if (!decodeStoredBlock(*scratch, h.rawSize, block.get(), &error, report,
-                           blockChecksumSeed(meta.format, fileId, blockNo))) {
+                           blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, cacheNo, block);
@@ -904,6 +979,7 @@ StoreFileReader::~StoreFileReader() = default;
 int64_t StoreFileReader::id() const { return m_impl->fileId; }
 const StoreFileMeta& StoreFileReader::meta() const { return m_impl->meta; }
 const StoreFileLabel& StoreFileReader::label() const { return m_impl->label; }
+const DecompressionDictionary* StoreFileReader::dictionary() const { return m_impl->dictionary; }
 
 bool StoreFileReader::mayContainRow(BytesView rowKey) const {
   const StoreFileMeta& m = m_impl->meta;

@@ -21,6 +21,7 @@
 
 #include "engine/block_index.h"
 #include "engine/internal_iterator.h"
+#include "engine/store_file_format.h"
 #include "keyscope/bytes.h"
 #include "keyscope/options.h"
 #include "keyscope/read_report.h"
@@ -28,6 +29,7 @@
 
 namespace keyscope::engine {
 
+class DecompressionDictionary;
 class PageCache;
 
 // Where a flush or compaction writes pages (the writer's SQLite connection,
@@ -53,11 +55,15 @@ struct StoreFileOptions {
   int zstdLevel = 3;
   // store_file_format.h kMetaFormat*: older formats are written only by tests
   // that prove they still read.
-  uint8_t format = 3;
+  uint8_t format = format::kMetaFormatNewest;
+  // Format 4 with zstd: raw bytes of the first blocks the file's dictionary
+  // is trained on; a file with fewer gets none. Tests lower it to train on
+  // small files.
+  uint32_t dictionaryTrainBytes = format::kDictionaryTrainBytes;
 };
 
 struct StoreFileMeta {
-  uint8_t format = 3;          // store_file_format.h kMetaFormat*
+  uint8_t format = format::kMetaFormatNewest;
   uint64_t cellCount = 0;
   uint64_t deleteMarkerCount = 0;
   uint64_t rawBytes = 0;       // block payloads before compression
@@ -69,6 +75,7 @@ struct StoreFileMeta {
   int64_t maxTimestamp = 0;
   BloomType bloomType = BloomType::kNone;
   std::string bloom;           // the filter's bits (store_file_format.h)
+  std::string dictionary;      // format 4: the zstd dictionary of its blocks, or empty
   uint64_t indexBytes = 0;     // size of the encoded block index
   BlockIndex blocks;
 
@@ -107,10 +114,11 @@ struct ReadContext {
 // Checks one stored block against its checksum and the raw size its index
 // gives, and decompresses it into *raw. False with *error saying what is
 // wrong when the block is damaged; counts the decompressed bytes in
-// *report when given. checksumSeed: blockChecksumSeed() of the block. Any
-// thread.
+// *report when given. checksumSeed: blockChecksumSeed() of the block;
+// dictionary: StoreFileReader::dictionary() of its file. Any thread.
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                       ReadReport* report = nullptr, uint64_t checksumSeed = 0);
+                       ReadReport* report = nullptr, uint64_t checksumSeed = 0,
+                       const DecompressionDictionary* dictionary = nullptr);
 
 // The seed of block blockNo's checksum in a store file of this format
 // (store_file_format.h): where the block belongs from format 3, else 0.
@@ -127,6 +135,9 @@ class StoreFileReader {
   int64_t id() const;
   const StoreFileMeta& meta() const;
   const StoreFileLabel& label() const;
+  // The digested dictionary the file's zstd blocks were compressed against
+  // (format 4), or null when they were not.
+  const DecompressionDictionary* dictionary() const;
 
   // Bloom filter checks; true when the filter cannot rule the row/column out
   // (always true without a filter of that kind).
