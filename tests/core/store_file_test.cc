@@ -21,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/block_decode_pool.h"
 #include "engine/internal_key.h"
 #include "engine/page_cache.h"
 #include "engine/sqlite_pages.h"
@@ -184,8 +185,8 @@ class StoreFileFixture {
     return std::make_unique<StoreFileReader>(id, std::move(decoded).value(), kLabel, &m_cache);
   }
 
-  ReadContext context(ReadReport* report = nullptr, bool fillCache = true) {
-    return ReadContext{&m_source, report, fillCache};
+  ReadContext context(ReadReport* report = nullptr, bool fillCache = true, bool readahead = false) {
+    return ReadContext{&m_source, report, fillCache, readahead ? &m_readahead : nullptr};
   }
 
   static std::vector<Entry> scan(InternalIterator& it) {
@@ -193,8 +194,9 @@ class StoreFileFixture {
     for (it.seekToFirst(); it.valid(); it.next()) out.push_back({std::string(it.key()), std::string(it.value())});
     return out;
   }
-  std::vector<Entry> readAll(const StoreFileReader& reader, ReadReport* report = nullptr) {
-    auto it = reader.newIterator(context(report));
+  std::vector<Entry> readAll(const StoreFileReader& reader, ReadReport* report = nullptr, bool fillCache = true,
+                             bool readahead = false) {
+    auto it = reader.newIterator(context(report, fillCache, readahead));
     std::vector<Entry> out = scan(*it);
     EXPECT_TRUE(it->status().isOk()) << it->status().toString();
     return out;
@@ -203,6 +205,7 @@ class StoreFileFixture {
   TempWorkspace m_ws;
   SqlitePageSource m_source{m_ws.db()};
   PageCache m_cache{64 << 20};
+  BlockDecodePool m_readahead{2};
   int64_t m_nextFileId = 12;
 };
 
@@ -467,6 +470,65 @@ TEST_P(StoreFileLayouts, ReadReportCountsBlocksCacheHitsAndBytes) {
   ASSERT_TRUE(it->valid());
   EXPECT_EQ(point.pagesRead, 1u);
 }
+
+// A scan reads blocks ahead and has a pool decode them: what it reads and
+// what its report counts must not change, nor where a seek lands.
+TEST_P(StoreFileLayouts, ReadingAheadReadsAndCountsWhatReadingInTurnDoes) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  const StoreFileMeta& meta = reader->meta();
+  ASSERT_GT(meta.blocks.size(), 8u);
+  ReadReport inTurn;
+  ReadReport ahead;
+  EXPECT_EQ(readAll(*reader, &inTurn, /*fillCache=*/false, /*readahead=*/false), entries);
+  EXPECT_EQ(readAll(*reader, &ahead, /*fillCache=*/false, /*readahead=*/true), entries);
+  for (const ReadReport* r : {&inTurn, &ahead}) {
+    EXPECT_EQ(r->pagesRead, meta.blocks.size());
+    EXPECT_EQ(r->pageCacheHits, 0u);
+    EXPECT_EQ(r->bytesReadFromStorage, meta.storedBytes);
+  }
+  EXPECT_EQ(ahead.bytesDecompressed, inTurn.bytesDecompressed);
+
+  // Reading ahead fills the cache as reading in turn does, and takes what
+  // the cache holds.
+  ReadReport filling;
+  EXPECT_EQ(readAll(*reader, &filling, /*fillCache=*/true, /*readahead=*/true), entries);
+  EXPECT_EQ(m_cache.entryCount(), meta.blocks.size());
+  ReadReport warm;
+  EXPECT_EQ(readAll(*reader, &warm, /*fillCache=*/true, /*readahead=*/true), entries);
+  EXPECT_EQ(warm.pagesRead, meta.blocks.size());
+  EXPECT_EQ(warm.pageCacheHits, meta.blocks.size());
+  EXPECT_EQ(warm.bytesReadFromStorage, 0u);
+}
+
+TEST_P(StoreFileLayouts, SeeksAmongStepsLandRightWhileReadingAhead) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  auto it = reader->newIterator(context(nullptr, /*fillCache=*/false, /*readahead=*/true));
+  std::mt19937 rng(7);
+  size_t at = 0;
+  it->seekToFirst();
+  for (int round = 0; round < 300 && it->valid(); ++round) {
+    // Runs of steps long enough to cross blocks (and start reading ahead),
+    // then a seek back, ahead within reach, or far ahead.
+    const size_t steps = rng() % 400;
+    for (size_t i = 0; i < steps && at + 1 < entries.size(); ++i, ++at) it->next();
+    ASSERT_TRUE(it->valid()) << round;
+    ASSERT_EQ(it->key(), entries[at].key) << round;
+    switch (rng() % 3) {
+      case 0: at = at >= 500 ? at - rng() % 500 : 0; break;
+      case 1: at = std::min(entries.size() - 1, at + rng() % 200); break;
+      default: at = rng() % entries.size(); break;
+    }
+    it->seek(entries[at].key);
+    ASSERT_TRUE(it->valid()) << round;
+    ASSERT_EQ(it->key(), entries[at].key) << round;
+    ASSERT_EQ(it->value(), entries[at].value) << round;
+  }
+  EXPECT_TRUE(it->status().isOk()) << it->status().toString();
+}  // destroyed with blocks still read ahead
 
 TEST_P(StoreFileLayouts, BloomFiltersHaveNoFalseNegatives) {
   const std::vector<Entry> entries = edgeEntries();
@@ -762,10 +824,17 @@ class StoreFileCorruption : public StoreFileFixture, public ::testing::TestWithP
     return write(entries, options);
   }
 
-  // Reads the whole file (uncached, so the damage is seen). The entries read
-  // must be a prefix of the truth: damage may stop a read, never bend it.
+  // Reads the whole file (uncached, so the damage is seen), in turn and
+  // reading ahead, which must fail alike. The entries read must be a prefix
+  // of the truth: damage may stop a read, never bend it.
   Status scanExpectingPrefix(const StoreFileReader& reader, const std::vector<Entry>& truth) {
-    auto it = reader.newIterator(context(nullptr, false));
+    const Status inTurn = scanOnce(reader, truth, false);
+    const Status ahead = scanOnce(reader, truth, true);
+    EXPECT_EQ(ahead.toString(), inTurn.toString()) << "reading ahead";
+    return inTurn;
+  }
+  Status scanOnce(const StoreFileReader& reader, const std::vector<Entry>& truth, bool readahead) {
+    auto it = reader.newIterator(context(nullptr, false, readahead));
     size_t i = 0;
     for (it->seekToFirst(); it->valid(); it->next(), ++i) {
       if (i >= truth.size() || it->key() != truth[i].key || it->value() != truth[i].value) {

@@ -74,7 +74,7 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
   }
 
   ReadReport* report = m_settings.report;
-  const ReadContext context{m_settings.pages, report, options.cacheBlocks};
+  const ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
   for (const auto& [name, isWildcard] : wildcard) {
     auto cursor = std::make_unique<FamilyCursor>();
     cursor->name = name;

@@ -31,6 +31,7 @@ struct ReadSettings {
   uint64_t readPoint = 0;     // memstore entries visible
   PageSource* pages = nullptr;
   ReadReport* report = nullptr;
+  BlockDecodePool* readahead = nullptr;  // ReadContext::readahead: scans set it
   // A get reads one row and is done: readRow() then leaves the families
   // where the row's cells ended rather than seeking past the row (which can
   // cost a walk through the rest of the row and another block).

@@ -9,8 +9,10 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <deque>
 #include <limits>
 
+#include "engine/block_decode_pool.h"
 #include "engine/block_dictionary.h"
 #include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
@@ -233,10 +235,10 @@ void appendIndex(std::string* out, const BlockIndex& blocks) {
 
 uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
   if (format < fmt::kMetaFormatPlacedChecksums) return 0;
-  std::string place;
-  fmt::putBigEndian64(&place, static_cast<uint64_t>(fileId));
-  fmt::putBigEndian64(&place, blockNo);
-  return checksumOf(place.data(), place.size());
+  char place[16];
+  fmt::storeBigEndian64(place, static_cast<uint64_t>(fileId));
+  fmt::storeBigEndian64(place + 8, blockNo);
+  return checksumOf(place, sizeof place);
 }
 
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
@@ -760,36 +762,84 @@ struct StoreFileState {
   // checked and decompressed (and cached when context.fillCache).
   Status loadBlock(size_t blockNo, const ReadContext& context, bool useCache, std::string* scratch,
                    PageCache::Block* out) const {
-    const BlockHandle& h = meta.blocks[blockNo];
-    const auto cacheNo = static_cast<uint32_t>(blockNo);
-    ReadReport* report = context.report;
-    if (report != nullptr) ++report->pagesRead;
-    if (useCache && cache != nullptr) {
-      if (PageCache::Block hit = cache->lookup(fileId, cacheNo)) {
-        if (report != nullptr) ++report->pageCacheHits;
-        *out = std::move(hit);
-        return Status::ok();
-      }
+    if (lookupCached(blockNo, useCache, out)) {
+      countCacheHit(context.report);
+      return Status::ok();
     }
-    if (context.pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
-    if (Status s = context.pages->readRange(fileId, h.pageNo, h.offset, h.storedSize, scratch); !s) {
-      return withContext(s, where(blockNo));
-    }
-    if (report != nullptr) report->bytesReadFromStorage += h.storedSize;
+    if (Status s = fetchStored(blockNo, context, scratch); !s) return s;
     auto block = std::make_shared<std::string>();
     std::string error;
-    if (scratch->size() != h.storedSize) {
-      return Status::corruption(where(blockNo) + ": short read of " + std::to_string(scratch->size()) + " bytes");
+    ReadReport* report = context.report;
+    if (report != nullptr) {
+      ++report->pagesRead;
+      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
+    }
+    if (!decodeStoredBlock(*scratch, meta.blocks[blockNo].rawSize, block.get(), &error, report,
+                           blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
+      return Status::corruption(where(blockNo) + ": " + error);
+    }
+    *out = std::move(block);
+    keep(blockNo, context, useCache, *out);
+    return Status::ok();
+  }
+
+  // The block from the cache, when reads may use it and it is there.
+  bool lookupCached(size_t blockNo, bool useCache, PageCache::Block* out) const {
+    if (!useCache || cache == nullptr) return false;
+    *out = cache->lookup(fileId, static_cast<uint32_t>(blockNo));
+    return *out != nullptr;
+  }
+  static void countCacheHit(ReadReport* report) {
+    if (report == nullptr) return;
+    ++report->pagesRead;
+    ++report->pageCacheHits;
+  }
+  void keep(size_t blockNo, const ReadContext& context, bool useCache, const PageCache::Block& block) const {
+    if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, static_cast<uint32_t>(blockNo), block);
+  }
+
+  // The block's stored bytes, as the index places them, into *stored.
+  Status fetchStored(size_t blockNo, const ReadContext& context, std::string* stored) const {
+    const BlockHandle& h = meta.blocks[blockNo];
+    if (context.pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
+    if (Status s = context.pages->readRange(fileId, h.pageNo, h.offset, h.storedSize, stored); !s) {
+      return withContext(s, where(blockNo));
+    }
+    if (stored->size() != h.storedSize) {
+      return Status::corruption(where(blockNo) + ": short read of " + std::to_string(stored->size()) + " bytes");
     }
     if (!meta.dictionary.empty() && dictionary == nullptr) {
       return Status::ioError(where(blockNo) + ": out of memory for the file's compression dictionary");
     }
-    if (!decodeStoredBlock(*scratch, h.rawSize, block.get(), &error, report,
-                           blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
-      return Status::corruption(where(blockNo) + ": " + error);
+    return Status::ok();
+  }
+
+  // What a pool thread needs to decode the block fetched into `stored`.
+  BlockDecodeInput decodeInput(size_t blockNo, std::string stored) const {
+    BlockDecodeInput input;
+    input.stored = std::move(stored);
+    input.rawSize = meta.blocks[blockNo].rawSize;
+    input.block = std::make_shared<std::string>(input.rawSize, '\0');
+    input.checksumSeed = blockChecksumSeed(meta.format, fileId, blockNo);
+    input.dictionary = dictionary;
+    input.keepAlive = contents;
+    return input;
+  }
+
+  // The block a pool thread decoded (or is decoding) for a readahead,
+  // counted and kept as loadBlock() would have.
+  Status takeDecoded(size_t blockNo, const ReadContext& context, bool useCache, BlockDecodeJob& job,
+                     PageCache::Block* out, std::string* storedBuffer) const {
+    std::string error;
+    uint64_t bytesDecompressed = 0;
+    const bool ok = job.take(out, &error, &bytesDecompressed, storedBuffer);
+    if (ReadReport* report = context.report) {
+      ++report->pagesRead;
+      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
+      report->bytesDecompressed += bytesDecompressed;
     }
-    if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, cacheNo, block);
-    *out = std::move(block);
+    if (!ok) return Status::corruption(where(blockNo) + ": " + error);
+    keep(blockNo, context, useCache, *out);
     return Status::ok();
   }
 };
@@ -804,6 +854,11 @@ class StoreFileIterator final : public InternalIterator {
  public:
   StoreFileIterator(const StoreFileState* file, const ReadContext& context)
       : m_file(file), m_context(context) {}
+  ~StoreFileIterator() override {
+    for (AheadBlock& ahead : m_ahead) {
+      if (ahead.job) ahead.job->cancel();
+    }
+  }
 
   bool valid() const override { return m_valid; }
   BytesView key() const override {
@@ -917,12 +972,16 @@ class StoreFileIterator final : public InternalIterator {
   // Makes blockNo the current block, positioned before its first entry.
   bool openBlock(size_t blockNo) {
     if (blockNo != m_blockNo || !m_block) {
+      const bool inOrder = m_block && blockNo == m_blockNo + 1;
       m_block.reset();  // let the cache free the old one if it was evicted
       m_blockNo = blockNo;
-      if (Status s = m_file->loadBlock(blockNo, m_context, true, &m_scratch, &m_block); !s) {
+      Status s = takeReadahead(blockNo);
+      if (s && !m_block) s = m_file->loadBlock(blockNo, m_context, true, &m_scratch, &m_block);
+      if (!s) {
         fail(std::move(s));
         return false;
       }
+      if (m_context.readahead != nullptr && inOrder) readAhead();
     }
     if (std::string error; !m_cursor.reset(*m_block, m_file->meta.format, &error)) {
       fail(Status::corruption(m_file->where(blockNo) + ": " + error));
@@ -953,8 +1012,68 @@ class StoreFileIterator final : public InternalIterator {
     return false;
   }
 
+  // Readahead: the blocks after the current one, fetched and handed to the
+  // decode pool once the iterator has moved on to the next block in order
+  // (a scan; a seek elsewhere cancels them). Kept few: a pool thread only
+  // has to stay a block ahead, and a scan that stops early wastes them.
+  static constexpr size_t kReadaheadBlocks = 4;
+  struct AheadBlock {
+    size_t blockNo;
+    PageCache::Block cached;               // found in the cache, or
+    std::shared_ptr<BlockDecodeJob> job;   // being decoded
+  };
+
+  void readAhead() {
+    const size_t blockCount = m_file->meta.blocks.size();
+    while (m_ahead.size() < kReadaheadBlocks) {
+      const size_t next = m_ahead.empty() ? m_blockNo + 1 : m_ahead.back().blockNo + 1;
+      if (next >= blockCount) return;
+      AheadBlock ahead{next, nullptr, nullptr};
+      if (!m_file->lookupCached(next, true, &ahead.cached)) {
+        // A failed fetch is left for openBlock() to meet and report.
+        std::string stored;
+        if (!m_spareBuffers.empty()) {
+          stored.swap(m_spareBuffers.back());
+          m_spareBuffers.pop_back();
+        }
+        if (!m_file->fetchStored(next, m_context, &stored)) return;
+        ahead.job = m_context.readahead->submit(m_file->decodeInput(next, std::move(stored)));
+      }
+      m_ahead.push_back(std::move(ahead));
+    }
+  }
+
+  // Makes a block read ahead the current one, when blockNo is one; drops the
+  // blocks read ahead that the iterator has passed over.
+  Status takeReadahead(size_t blockNo) {
+    while (!m_ahead.empty() && m_ahead.front().blockNo < blockNo) dropFirstAhead();
+    if (m_ahead.empty()) return Status::ok();
+    if (m_ahead.front().blockNo != blockNo) {
+      while (!m_ahead.empty()) dropFirstAhead();
+      return Status::ok();
+    }
+    AheadBlock ahead = std::move(m_ahead.front());
+    m_ahead.pop_front();
+    if (ahead.cached) {
+      StoreFileState::countCacheHit(m_context.report);
+      m_block = std::move(ahead.cached);
+      return Status::ok();
+    }
+    std::string buffer;
+    Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, &m_block, &buffer);
+    m_spareBuffers.push_back(std::move(buffer));
+    return s;
+  }
+
+  void dropFirstAhead() {
+    if (m_ahead.front().job) m_ahead.front().job->cancel();
+    m_ahead.pop_front();
+  }
+
   const StoreFileState* m_file;
   ReadContext m_context;
+  std::deque<AheadBlock> m_ahead;
+  std::vector<std::string> m_spareBuffers;  // stored bytes' buffers back from the pool, for reuse
   PageCache::Block m_block;
   size_t m_blockNo = std::numeric_limits<size_t>::max();
   BlockCursor m_cursor;

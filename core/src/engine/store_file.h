@@ -29,6 +29,7 @@
 
 namespace keyscope::engine {
 
+class BlockDecodePool;
 class DecompressionDictionary;
 class PageCache;
 
@@ -109,6 +110,10 @@ struct ReadContext {
   PageSource* pages = nullptr;
   ReadReport* report = nullptr;   // counters bumped as pages are read; may be null
   bool fillCache = true;          // false: pages read are not added to the cache
+  // Set for scans: once an iterator reads blocks in order, it fetches the
+  // next few ahead and has this pool decompress them meanwhile. Null: every
+  // block is read when it is reached (gets, which read a block or two).
+  BlockDecodePool* readahead = nullptr;
 };
 
 // Checks one stored block against its checksum and the raw size its index

@@ -25,6 +25,7 @@ namespace keyscope::engine {
 
 struct ScanEnvironment {
   ReaderPool* pool = nullptr;
+  BlockDecodePool* readahead = nullptr;  // decompresses the blocks the scan reads ahead; may be null
   std::function<uint64_t()> readPoint;
   int64_t now = 0;
   // Where rows read are charged (may be null), and the clock they are charged at.

@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/block_decode_pool.h"
 #include "engine/catalog.h"
 #include "engine/checkpointer.h"
 #include "engine/fair_mutex.h"
@@ -242,6 +243,8 @@ class WorkspaceImpl final : public Workspace {
   std::unique_ptr<Catalog> m_catalog;
   std::unique_ptr<ReaderPool> m_readers;
   std::unique_ptr<PageCache> m_cache;
+  // Decompresses the blocks scans read ahead (threads start with the first).
+  std::unique_ptr<BlockDecodePool> m_readahead;
   std::shared_ptr<ObsoleteFiles> m_obsolete = std::make_shared<ObsoleteFiles>();
 
   mutable std::mutex m_maintenance;

@@ -94,6 +94,7 @@ WorkspaceImpl::WorkspaceImpl(std::unique_ptr<Catalog> catalog, const OpenOptions
       m_catalog(std::move(catalog)),
       m_readers(std::make_unique<ReaderPool>(m_catalog.get())),
       m_cache(std::make_unique<PageCache>(static_cast<size_t>(options.pageCacheBytes))),
+      m_readahead(std::make_unique<BlockDecodePool>(BlockDecodePool::defaultThreads())),
       m_stats(std::make_unique<stats::StatsRecorder>()) {}
 
 WorkspaceImpl::~WorkspaceImpl() {

@@ -98,6 +98,7 @@ Result<std::unique_ptr<Scanner>> WorkspaceImpl::scanTable(std::string_view table
   }
   ScanEnvironment env;
   env.pool = m_readers.get();
+  env.readahead = m_readahead.get();
   env.readPoint = [this] { return m_readPoint.load(std::memory_order_acquire); };
   env.now = now();
   env.stats = m_stats.get();
