@@ -10,7 +10,9 @@
 //
 // Threads: a StoreFileWriter is used by one thread. A StoreFileReader is
 // immutable once opened and shared by every reader thread; each iterator
-// reads pages through the PageSource of its own thread.
+// reads pages through the PageSource of its own thread. A scan's iterator
+// may hand the blocks it read ahead to a BlockDecodePool's threads to
+// decompress (ReadContext::readahead); only the decoding leaves its thread.
 #pragma once
 
 #include <cstdint>
