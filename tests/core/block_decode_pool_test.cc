@@ -88,6 +88,38 @@ TEST(BlockDecodePoolTest, EveryJobDecodesToItsBlockWhoeverRunsIt) {
   }
 }
 
+bool becomesDone(const BlockDecodeJob& job) {
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!job.done() && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return job.done();
+}
+
+// The pool's thread, not the reader, decodes a job left alone; and it skips
+// a job cancelled before it got there (one thread takes the queue in order).
+TEST(BlockDecodePoolTest, AThreadDecodesWhatIsLeftToItAndSkipsWhatWasCancelled) {
+  BlockDecodePool pool(1);
+  const std::string raw = rawBlock(3);
+  const auto first = pool.submit(inputFor(raw, 0));
+  ASSERT_TRUE(becomesDone(*first)) << "no pool thread decoded the job";
+  const Taken t = take(*first);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_EQ(*t.block, raw);
+
+  // Occupy the thread with many jobs, submitted back to back (their inputs
+  // made beforehand), so the cancelled one is still queued when cancelled.
+  std::vector<BlockDecodeInput> inputs;
+  for (int i = 0; i < 300; ++i) inputs.push_back(inputFor(rawBlock(i), 0));
+  BlockDecodeInput cancelledInput = inputFor(raw, 0);
+  BlockDecodeInput lastInput = inputFor(raw, 0);
+  std::vector<std::shared_ptr<BlockDecodeJob>> ahead;
+  for (BlockDecodeInput& input : inputs) ahead.push_back(pool.submit(std::move(input)));
+  const auto cancelled = pool.submit(std::move(cancelledInput));
+  cancelled->cancel();
+  const auto last = pool.submit(std::move(lastInput));
+  ASSERT_TRUE(becomesDone(*last));
+  EXPECT_FALSE(cancelled->done()) << "the thread decoded a cancelled job";
+}
+
 TEST(BlockDecodePoolTest, ADamagedBlockIsAnErrorNotABlock) {
   BlockDecodePool pool(1);
   const std::string raw = rawBlock(1);

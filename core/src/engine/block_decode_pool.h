@@ -68,6 +68,9 @@ class BlockDecodeJob {
   // For the pool's threads: decodes unless taken or cancelled already.
   void runIfUnclaimed();
 
+  // The decode has finished (by whoever ran it); take() will not wait.
+  bool done() const { return m_state.load(std::memory_order_acquire) == kDone; }
+
  private:
   enum State : uint8_t { kQueued, kRunning, kDone, kCancelled };
   void run();
