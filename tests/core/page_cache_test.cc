@@ -116,6 +116,38 @@ TEST(PageCache, ShardsShareTheCapacity) {
   EXPECT_GE(cache.usage(), 8u * 1024);  // every shard got some use
 }
 
+TEST(PageCache, ManyBlocksStayFindableAsTheShardGrows) {
+  // Thousands of entries in one shard: its buckets are rebuilt several times.
+  PageCache cache(1 << 24, 0);
+  for (uint32_t b = 0; b < 5000; ++b) cache.insert(b % 3, b, namedBlock(b % 3, b, 32));
+  EXPECT_EQ(cache.entryCount(), 5000u);
+  EXPECT_EQ(cache.usage(), 5000u * 32);
+  for (uint32_t b = 0; b < 5000; ++b) ASSERT_TRUE(names(cache.lookup(b % 3, b), b % 3, b)) << b;
+  EXPECT_EQ(cache.lookup(0, 1), nullptr);  // 1 % 3 is 1, not 0
+  cache.eraseFile(1);
+  EXPECT_EQ(cache.entryCount(), 5000u - 1667);
+  for (uint32_t b = 0; b < 5000; ++b) EXPECT_EQ(cache.lookup(b % 3, b) != nullptr, b % 3 != 1) << b;
+}
+
+TEST(PageCache, AStreamOfInsertsKeepsTheNewestThatFit) {
+  // A scan's pattern: each insert evicts the oldest. What stays is exactly
+  // the newest blocks that fit, in one shard or many.
+  for (const int shardBits : {0, 4}) {
+    PageCache cache(16 * 1000, shardBits);
+    for (uint32_t b = 0; b < 10000; ++b) cache.insert(4, b, namedBlock(4, b, 100));
+    EXPECT_LE(cache.usage(), 16u * 1000);
+    if (shardBits == 0) {
+      EXPECT_EQ(cache.entryCount(), 160u);
+      for (uint32_t b = 0; b < 10000; ++b) EXPECT_EQ(cache.lookup(4, b) != nullptr, b >= 10000 - 160) << b;
+    }
+    for (uint32_t b = 9990; b < 10000; ++b) EXPECT_TRUE(names(cache.lookup(4, b), 4, b)) << shardBits << " " << b;
+    // One big block evicts many small ones at once.
+    cache.insert(5, 0, blockOf(900));
+    EXPECT_LE(cache.usage(), 16u * 1000);
+    EXPECT_NE(cache.lookup(5, 0), nullptr);
+  }
+}
+
 TEST(PageCache, ConcurrentReadersAndWritersSeeConsistentBlocks) {
   PageCache cache(256 * 1024);
   constexpr int kThreads = 4;

@@ -1,18 +1,12 @@
 #include "engine/page_cache.h"
 
 #include <algorithm>
-#include <list>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace keyscope::engine {
 
 namespace {
-
-struct CacheKey {
-  int64_t fileId;
-  uint32_t blockNo;
-  bool operator==(const CacheKey&) const = default;
-};
 
 // splitmix64's finalizer: file ids and block numbers are small and dense, so
 // they need mixing before their bits choose a shard and a bucket.
@@ -24,36 +18,104 @@ uint64_t mix(int64_t fileId, uint32_t blockNo) {
   return z ^ (z >> 31);
 }
 
-struct KeyHash {
-  size_t operator()(const CacheKey& k) const { return static_cast<size_t>(mix(k.fileId, k.blockNo)); }
-};
-
 }  // namespace
 
+// A shard keeps its entries in one allocation each, linked both into its LRU
+// ring and into its hash table's bucket chain, and an insert that evicts
+// reuses the evicted entry. A scan inserts and evicts a block at every step,
+// and a std::list plus std::unordered_map cost two allocations and two frees
+// per step, with cold misses on each; this costs none once the shard is full.
 struct PageCache::Shard {
   struct Entry {
-    CacheKey key;
+    int64_t fileId = 0;
+    uint32_t blockNo = 0;
+    uint64_t hash = 0;
     Block block;
+    // The LRU ring through the shard's sentinel: next is the next older
+    // entry, prev the next newer one.
+    Entry* next = nullptr;
+    Entry* prev = nullptr;
+    Entry* chain = nullptr;  // the next entry of the same bucket
   };
 
-  explicit Shard(size_t cap) : capacity(cap) {}
+  explicit Shard(size_t cap) : buckets(kInitialBuckets, nullptr), capacity(cap) { lru.next = lru.prev = &lru; }
+  ~Shard() {
+    for (Entry* e = lru.next; e != &lru;) delete std::exchange(e, e->next);
+  }
+  Shard(const Shard&) = delete;
+  Shard& operator=(const Shard&) = delete;
 
-  // The front of `lru` is the most recently used entry.
+  static constexpr size_t kInitialBuckets = 64;
+
+  // The sentinel: lru.next is the most recently used entry, lru.prev the least.
   std::mutex mutex;
-  std::list<Entry> lru;
-  std::unordered_map<CacheKey, std::list<Entry>::iterator, KeyHash> index;
+  Entry lru;
+  std::vector<Entry*> buckets;  // a power of two of them
+  size_t count = 0;
   size_t capacity;
   size_t usage = 0;
 
-  // Moves least recently used entries to *dropped (freed by the caller after
-  // the lock is released) until usage <= limit. REQUIRES: mutex held.
-  void evictTo(size_t limit, std::list<Entry>* dropped) {
-    while (usage > limit && !lru.empty()) {
-      const auto victim = std::prev(lru.end());
-      usage -= victim->block->size();
-      index.erase(victim->key);
-      dropped->splice(dropped->end(), lru, victim);
+  Entry** slotOf(uint64_t hash, int64_t fileId, uint32_t blockNo) {
+    Entry** slot = &buckets[hash & (buckets.size() - 1)];
+    while (*slot != nullptr && ((*slot)->fileId != fileId || (*slot)->blockNo != blockNo)) slot = &(*slot)->chain;
+    return slot;
+  }
+
+  void linkNewest(Entry* e) {
+    e->next = lru.next;
+    e->prev = &lru;
+    lru.next->prev = e;
+    lru.next = e;
+  }
+  static void unlinkLru(Entry* e) {
+    e->prev->next = e->next;
+    e->next->prev = e->prev;
+  }
+
+  // Takes e out of the ring and its bucket, its charge out of usage.
+  void remove(Entry* e) {
+    unlinkLru(e);
+    Entry** slot = slotOf(e->hash, e->fileId, e->blockNo);
+    *slot = e->chain;
+    usage -= e->block->size();
+    --count;
+  }
+
+  void add(Entry* e) {
+    if (count >= buckets.size()) grow();
+    Entry*& bucket = buckets[e->hash & (buckets.size() - 1)];
+    e->chain = bucket;
+    bucket = e;
+    linkNewest(e);
+    usage += e->block->size();
+    ++count;
+  }
+
+  // Entries taken out under the shard's lock, deleted (their blocks freed)
+  // after it is released; linked through their chain pointers.
+  class Dropped {
+   public:
+    Dropped() = default;
+    Dropped(const Dropped&) = delete;
+    Dropped& operator=(const Dropped&) = delete;
+    ~Dropped() {
+      while (m_first != nullptr) delete std::exchange(m_first, m_first->chain);
     }
+    void push(Entry* e) { e->chain = std::exchange(m_first, e); }
+    Entry* pop() { return m_first == nullptr ? nullptr : std::exchange(m_first, m_first->chain); }
+
+   private:
+    Entry* m_first = nullptr;
+  };
+
+  void grow() {
+    std::vector<Entry*> wider(buckets.size() * 2, nullptr);
+    for (Entry* e = lru.next; e != &lru; e = e->next) {
+      Entry*& bucket = wider[e->hash & (wider.size() - 1)];
+      e->chain = bucket;
+      bucket = e;
+    }
+    buckets.swap(wider);
   }
 };
 
@@ -67,22 +129,23 @@ PageCache::PageCache(size_t capacityBytes, int shardBits)
 
 PageCache::~PageCache() = default;
 
-PageCache::Shard& PageCache::shardFor(int64_t fileId, uint32_t blockNo) {
-  const uint64_t hash = mix(fileId, blockNo);
-  // The top bits choose the shard; the hash map uses the low ones.
+PageCache::Shard& PageCache::shardFor(uint64_t hash) {
+  // The top bits choose the shard; the buckets use the low ones.
   const size_t shard = m_shardBits == 0 ? 0 : static_cast<size_t>(hash >> (64 - m_shardBits));
   return *m_shards[shard];
 }
 
 PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
-  Shard& shard = shardFor(fileId, blockNo);
+  const uint64_t hash = mix(fileId, blockNo);
+  Shard& shard = shardFor(hash);
   {
     std::lock_guard<std::mutex> lock(shard.mutex);
-    const auto it = shard.index.find(CacheKey{fileId, blockNo});
-    if (it != shard.index.end()) {
-      shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
+    Shard::Entry* e = *shard.slotOf(hash, fileId, blockNo);
+    if (e != nullptr) {
+      Shard::unlinkLru(e);
+      shard.linkNewest(e);
       m_hits.fetch_add(1, std::memory_order_relaxed);
-      return it->second->block;
+      return e->block;
     }
   }
   m_misses.fetch_add(1, std::memory_order_relaxed);
@@ -90,36 +153,47 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
 }
 
 void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
-  Shard& shard = shardFor(fileId, blockNo);
+  const uint64_t hash = mix(fileId, blockNo);
+  Shard& shard = shardFor(hash);
   const size_t charge = block->size();
-  std::list<Shard::Entry> dropped;  // freed after the lock is released
+  // Both declared before the lock, so what they free is freed after it.
+  Shard::Dropped dropped;
+  Block released;
   std::lock_guard<std::mutex> lock(shard.mutex);
-  const CacheKey key{fileId, blockNo};
-  const auto it = shard.index.find(key);
-  if (it != shard.index.end()) {
-    shard.usage -= it->second->block->size();
-    dropped.splice(dropped.end(), shard.lru, it->second);
-    shard.index.erase(it);
+  if (Shard::Entry* old = *shard.slotOf(hash, fileId, blockNo); old != nullptr) {
+    shard.remove(old);
+    dropped.push(old);
   }
   if (charge > shard.capacity) return;  // would evict the whole shard and still not fit
-  shard.evictTo(shard.capacity - charge, &dropped);
-  shard.lru.push_front(Shard::Entry{key, std::move(block)});
-  shard.index.emplace(key, shard.lru.begin());
-  shard.usage += charge;
+  while (shard.count > 0 && shard.usage > shard.capacity - charge) {
+    Shard::Entry* victim = shard.lru.prev;
+    shard.remove(victim);
+    dropped.push(victim);
+  }
+  Shard::Entry* e = dropped.pop();
+  if (e == nullptr) {
+    e = new Shard::Entry;
+  } else {
+    released = std::exchange(e->block, nullptr);
+  }
+  e->fileId = fileId;
+  e->blockNo = blockNo;
+  e->hash = hash;
+  e->block = std::move(block);
+  shard.add(e);
 }
 
 void PageCache::eraseFile(int64_t fileId) {
   for (auto& shard : m_shards) {
-    std::list<Shard::Entry> dropped;
+    Shard::Dropped dropped;
     std::lock_guard<std::mutex> lock(shard->mutex);
-    for (auto it = shard->lru.begin(); it != shard->lru.end();) {
-      const auto next = std::next(it);
-      if (it->key.fileId == fileId) {
-        shard->usage -= it->block->size();
-        shard->index.erase(it->key);
-        dropped.splice(dropped.end(), shard->lru, it);
+    for (Shard::Entry* e = shard->lru.next; e != &shard->lru;) {
+      Shard::Entry* const older = e->next;
+      if (e->fileId == fileId) {
+        shard->remove(e);
+        dropped.push(e);
       }
-      it = next;
+      e = older;
     }
   }
 }
@@ -137,7 +211,7 @@ size_t PageCache::entryCount() const {
   size_t total = 0;
   for (const auto& shard : m_shards) {
     std::lock_guard<std::mutex> lock(shard->mutex);
-    total += shard->lru.size();
+    total += shard->count;
   }
   return total;
 }

@@ -52,7 +52,7 @@ class PageCache {
 
  private:
   struct Shard;
-  Shard& shardFor(int64_t fileId, uint32_t blockNo);
+  Shard& shardFor(uint64_t hash);
 
   size_t m_capacity;
   int m_shardBits;
