@@ -148,6 +148,40 @@ TEST(PageCache, AStreamOfInsertsKeepsTheNewestThatFit) {
   }
 }
 
+TEST(PageCache, ADroppedBlocksBufferIsReusedByTheNextNewBlock) {
+  PageCache cache(1 << 20, 0);
+  std::shared_ptr<std::string> first = cache.newBlock(4096);
+  ASSERT_EQ(first->size(), 4096u);
+  const char* buffer = first->data();
+  first->assign(4096, 'a');
+  // Held by the cache and a reader: given back only when both let go.
+  cache.insert(1, 0, first);
+  PageCache::Block reader = cache.lookup(1, 0);
+  first.reset();
+  EXPECT_NE(cache.newBlock(4096)->data(), buffer);  // still in use: a fresh buffer
+  cache.eraseFile(1);
+  EXPECT_EQ(*reader, std::string(4096, 'a'));  // the reader's copy is intact
+  reader.reset();  // the last holder: now it is given back, and reused first
+  EXPECT_EQ(cache.newBlock(4000)->data(), buffer);
+}
+
+TEST(PageCache, BlocksGiveTheirBuffersBackEvenAfterTheCacheIsGone) {
+  std::shared_ptr<std::string> survivor;
+  {
+    PageCache cache(1 << 20, 0);
+    std::shared_ptr<std::string> block = cache.newBlock(100);
+    const char* buffer = block->data();
+    block.reset();
+    std::shared_ptr<std::string> again = cache.newBlock(80);
+    EXPECT_EQ(again->data(), buffer);  // the buffer dropped just before
+    EXPECT_EQ(again->size(), 80u);
+    survivor = cache.newBlock(4096);
+    cache.insert(2, 0, survivor);
+  }
+  survivor->assign(4096, 'z');  // the cache's recycler lives on with it
+  survivor.reset();
+}
+
 TEST(PageCache, ConcurrentReadersAndWritersSeeConsistentBlocks) {
   PageCache cache(256 * 1024);
   constexpr int kThreads = 4;

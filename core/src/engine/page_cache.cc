@@ -119,8 +119,46 @@ struct PageCache::Shard {
   }
 };
 
+// The buffers of dropped blocks, kept for newBlock(): a few, enough for the
+// blocks a scan drops between two it makes, and bounded in bytes so a burst
+// of large blocks does not stay resident.
+class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecycler> {
+ public:
+  static constexpr size_t kMaxBytes = size_t{1} << 20;
+
+  std::shared_ptr<std::string> make(size_t size) {
+    std::unique_ptr<std::string> buffer;
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      if (!m_free.empty()) {
+        buffer = std::move(m_free.back());
+        m_free.pop_back();
+        m_bytes -= buffer->capacity();
+      }
+    }
+    if (buffer == nullptr) buffer = std::make_unique<std::string>();
+    buffer->resize(size);  // within a reused buffer's capacity: no allocation, no fill
+    return {buffer.release(), [self = shared_from_this()](std::string* dropped) { self->giveBack(dropped); }};
+  }
+
+ private:
+  void giveBack(std::string* dropped) {
+    std::unique_ptr<std::string> buffer(dropped);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_bytes + buffer->capacity() > kMaxBytes) return;  // freed
+    m_bytes += buffer->capacity();
+    m_free.push_back(std::move(buffer));
+  }
+
+  std::mutex m_mutex;
+  std::vector<std::unique_ptr<std::string>> m_free;
+  size_t m_bytes = 0;  // the capacity of the buffers in m_free
+};
+
 PageCache::PageCache(size_t capacityBytes, int shardBits)
-    : m_capacity(capacityBytes), m_shardBits(std::clamp(shardBits, 0, 8)) {
+    : m_capacity(capacityBytes),
+      m_shardBits(std::clamp(shardBits, 0, 8)),
+      m_recycler(std::make_shared<BufferRecycler>()) {
   const size_t count = size_t{1} << m_shardBits;
   const size_t share = capacityBytes / count;
   m_shards.reserve(count);
@@ -182,6 +220,8 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
   e->block = std::move(block);
   shard.add(e);
 }
+
+std::shared_ptr<std::string> PageCache::newBlock(size_t size) { return m_recycler->make(size); }
 
 void PageCache::eraseFile(int64_t fileId) {
   for (auto& shard : m_shards) {

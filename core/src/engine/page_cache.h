@@ -5,6 +5,12 @@
 // shared_ptr<const std::string>, so an iterator keeps the block it is reading
 // alive after the cache evicts or erases it.
 //
+// Blocks made with newBlock() give their buffer back to the cache when their
+// last holder drops them, and the next newBlock() reuses it: a scan makes and
+// drops a block at every step, and a fresh 4 KiB buffer from malloc cost it
+// more than the cache's bookkeeping (malloc's slow path, a page fault, the
+// zero-fill).
+//
 // Threads: every method is thread-safe. The cache is split into shards
 // (16 by default), each an independent LRU with its own mutex and an equal
 // share of the capacity, so concurrent readers rarely wait on one another. A
@@ -40,6 +46,10 @@ class PageCache {
   // shard until the shard fits its share. REQUIRES: block != nullptr.
   void insert(int64_t fileId, uint32_t blockNo, Block block);
 
+  // A buffer of `size` bytes (contents unspecified) for a block about to be
+  // decoded, reusing one a dropped block gave back when there is one.
+  std::shared_ptr<std::string> newBlock(size_t size);
+
   // Drops every block of a store file (after the file is deleted). Costs a
   // walk of the cache: files are dropped rarely (compaction), reads are not.
   void eraseFile(int64_t fileId);
@@ -52,11 +62,13 @@ class PageCache {
 
  private:
   struct Shard;
+  class BufferRecycler;
   Shard& shardFor(uint64_t hash);
 
   size_t m_capacity;
   int m_shardBits;
   std::vector<std::unique_ptr<Shard>> m_shards;
+  std::shared_ptr<BufferRecycler> m_recycler;  // shared with the blocks it made, which may outlive the cache
   std::atomic<uint64_t> m_hits{0};
   std::atomic<uint64_t> m_misses{0};
 };

@@ -767,7 +767,7 @@ struct StoreFileState {
       return Status::ok();
     }
     if (Status s = fetchStored(blockNo, context, scratch); !s) return s;
-    auto block = std::make_shared<std::string>();
+    std::shared_ptr<std::string> block = newBlock(blockNo);
     std::string error;
     ReadReport* report = context.report;
     if (report != nullptr) {
@@ -781,6 +781,13 @@ struct StoreFileState {
     *out = std::move(block);
     keep(blockNo, context, useCache, *out);
     return Status::ok();
+  }
+
+  // A buffer for the block's raw bytes, sized, taken from the cache's spares
+  // when there is a cache.
+  std::shared_ptr<std::string> newBlock(size_t blockNo) const {
+    const uint32_t rawSize = meta.blocks[blockNo].rawSize;
+    return cache != nullptr ? cache->newBlock(rawSize) : std::make_shared<std::string>(rawSize, '\0');
   }
 
   // The block from the cache, when reads may use it and it is there.
@@ -819,7 +826,7 @@ struct StoreFileState {
     BlockDecodeInput input;
     input.stored = std::move(stored);
     input.rawSize = meta.blocks[blockNo].rawSize;
-    input.block = std::make_shared<std::string>(input.rawSize, '\0');
+    input.block = newBlock(blockNo);
     input.checksumSeed = blockChecksumSeed(meta.format, fileId, blockNo);
     input.dictionary = dictionary;
     input.keepAlive = contents;
