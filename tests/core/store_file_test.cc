@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -500,6 +501,53 @@ TEST_P(StoreFileLayouts, ReadingAheadReadsAndCountsWhatReadingInTurnDoes) {
   EXPECT_EQ(warm.pagesRead, meta.blocks.size());
   EXPECT_EQ(warm.pageCacheHits, meta.blocks.size());
   EXPECT_EQ(warm.bytesReadFromStorage, 0u);
+}
+
+// Which blocks of a file were fetched from storage, by the ranges read.
+class FetchRecorder final : public PageSource {
+ public:
+  FetchRecorder(PageSource* inner, const StoreFileMeta& meta) : m_inner(inner), m_meta(meta) {}
+  Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
+    for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
+      if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) fetched.insert(b);
+    }
+    return m_inner->readRange(fileId, pageNo, offset, length, out);
+  }
+  std::set<size_t> fetched;
+
+ private:
+  PageSource* m_inner;
+  const StoreFileMeta& m_meta;
+};
+
+// A scan reads ahead from its first block on, but never past the block that
+// holds the end of the keys it can reach.
+TEST_P(StoreFileLayouts, ReadingAheadStartsAtTheFirstBlockAndStopsAtTheScansEnd) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  const StoreFileMeta& meta = reader->meta();
+  ASSERT_GT(meta.blocks.size(), 12u);
+  FetchRecorder recorder(&m_source, meta);
+  ReadContext context{&recorder, nullptr, /*fillCache=*/false, &m_readahead};
+
+  // Keys up to block 8's last: the seek to block 2 fetches 2 and the four after it.
+  context.readaheadEnd = std::string(meta.blocks.lastKey(8));
+  auto it = reader->newIterator(context);
+  const auto firstOf = [&](size_t block) {
+    return *std::find_if(entries.begin(), entries.end(),
+                         [&](const Entry& e) { return BytesView(e.key) > meta.blocks.lastKey(block - 1); });
+  };
+  it->seek(firstOf(2).key);
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(it->key(), firstOf(2).key);
+  EXPECT_EQ(recorder.fetched, (std::set<size_t>{2, 3, 4, 5, 6}));
+  // Stepping to the end fetches up to block 8, the one holding the end, and no further.
+  while (it->valid() && it->key() < BytesView(context.readaheadEnd)) it->next();
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(it->key(), meta.blocks.lastKey(8));
+  EXPECT_EQ(recorder.fetched, (std::set<size_t>{2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_TRUE(it->status().isOk()) << it->status().toString();
 }
 
 TEST_P(StoreFileLayouts, SeeksAmongStepsLandRightWhileReadingAhead) {

@@ -137,7 +137,14 @@ class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecy
       }
     }
     if (buffer == nullptr) buffer = std::make_unique<std::string>();
-    buffer->resize(size);  // within a reused buffer's capacity: no allocation, no fill
+    if (buffer->capacity() < size) {
+      // Rounded up, so the buffer fits the file's other blocks: they are all
+      // at most the target size and most just under it. clear() first: the
+      // old bytes need no copying.
+      buffer->clear();
+      buffer->reserve((size + 1023) & ~size_t{1023});
+    }
+    buffer->resize(size);  // within the capacity: no allocation; fills only bytes past the old size
     return {buffer.release(), [self = shared_from_this()](std::string* dropped) { self->giveBack(dropped); }};
   }
 

@@ -74,7 +74,8 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
   }
 
   ReadReport* report = m_settings.report;
-  const ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
+  ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
+  if (context.readahead != nullptr) context.readaheadEnd.assign(highKey.data(), highKey.size());
   for (const auto& [name, isWildcard] : wildcard) {
     auto cursor = std::make_unique<FamilyCursor>();
     cursor->name = name;

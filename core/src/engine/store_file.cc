@@ -979,10 +979,14 @@ class StoreFileIterator final : public InternalIterator {
   // Makes blockNo the current block, positioned before its first entry.
   bool openBlock(size_t blockNo) {
     if (blockNo != m_blockNo || !m_block) {
+      const bool first = m_blockNo == kNoBlock;
       const bool inOrder = m_block && blockNo == m_blockNo + 1;
       m_block.reset();  // let the cache free the old one if it was evicted
       m_blockNo = blockNo;
       Status s = takeReadahead(blockNo);
+      // A scan's first block: the blocks after it are handed to the pool
+      // before it is read, so they decode while this one does.
+      if (s && m_context.readahead != nullptr && first) readAhead();
       if (s && !m_block) s = m_file->loadBlock(blockNo, m_context, true, &m_scratch, &m_block);
       if (!s) {
         fail(std::move(s));
@@ -1035,6 +1039,9 @@ class StoreFileIterator final : public InternalIterator {
     while (m_ahead.size() < kReadaheadBlocks) {
       const size_t next = m_ahead.empty() ? m_blockNo + 1 : m_ahead.back().blockNo + 1;
       if (next >= blockCount) return;
+      // Block `next` starts after the last key of the one before it.
+      const BytesView end = m_context.readaheadEnd;
+      if (!end.empty() && m_file->meta.blocks.lastKey(next - 1) >= end) return;
       AheadBlock ahead{next, nullptr, nullptr};
       if (!m_file->lookupCached(next, true, &ahead.cached)) {
         // A failed fetch is left for openBlock() to meet and report.
@@ -1082,7 +1089,8 @@ class StoreFileIterator final : public InternalIterator {
   std::deque<AheadBlock> m_ahead;
   std::vector<std::string> m_spareBuffers;  // stored bytes' buffers back from the pool, for reuse
   PageCache::Block m_block;
-  size_t m_blockNo = std::numeric_limits<size_t>::max();
+  static constexpr size_t kNoBlock = std::numeric_limits<size_t>::max();
+  size_t m_blockNo = kNoBlock;
   BlockCursor m_cursor;
   bool m_valid = false;
   Status m_status;

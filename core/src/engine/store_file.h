@@ -116,6 +116,9 @@ struct ReadContext {
   // next few ahead and has this pool decompress them meanwhile. Null: every
   // block is read when it is reached (gets, which read a block or two).
   BlockDecodePool* readahead = nullptr;
+  // With readahead: the end of the keys the scan can reach (exclusive; empty:
+  // none), so no block is read ahead that the scan cannot get to.
+  std::string readaheadEnd = {};
 };
 
 // Checks one stored block against its checksum and the raw size its index
