@@ -119,8 +119,17 @@ bool parseInternalKey(BytesView key, ParsedKey* parsed) {
 }
 
 bool parseInternalKeyAfterRow(BytesView key, size_t rowEnd, ParsedKey* parsed) {
-  const size_t qualifierEnd = escapedFieldEnd(key, rowEnd);
-  if (qualifierEnd == std::string::npos || key.size() - qualifierEnd != kKeyTrailerSize) return false;
+  // The trailer has a fixed size, so the qualifier's end is known: it is
+  // well formed when its terminator 00 01 sits just before the trailer and
+  // every 00 before that is an escape (00 FF). Most qualifiers have no 00 at
+  // all, and findZero() answers that for a short one without a call.
+  if (key.size() < rowEnd + 2 + kKeyTrailerSize) return false;
+  const size_t qualifierEnd = key.size() - kKeyTrailerSize;
+  if (key[qualifierEnd - 2] != '\0' || key[qualifierEnd - 1] != '\x01') return false;
+  const BytesView qualifierBody = key.substr(0, qualifierEnd - 2);
+  for (size_t i = findZero(qualifierBody, rowEnd); i != std::string::npos; i = findZero(qualifierBody, i + 2)) {
+    if (i + 1 >= qualifierBody.size() || static_cast<uint8_t>(qualifierBody[i + 1]) != 0xff) return false;
+  }
   const uint64_t ts = ~readBigEndian64(key.data() + qualifierEnd);
   if (ts > static_cast<uint64_t>(kLatestTimestamp)) return false;
   const auto type = static_cast<uint8_t>(~static_cast<uint8_t>(key[qualifierEnd + 8]));
@@ -144,7 +153,7 @@ bool parseInternalKeyAfterRow(BytesView key, size_t rowEnd, ParsedKey* parsed) {
 BytesView unescape(BytesView escaped, std::string* scratch) {
   // REQUIRES: escaped ends with its 00 01 terminator (as parseInternalKey yields).
   const BytesView body = escaped.substr(0, escaped.size() - 2);
-  if (std::memchr(body.data(), 0, body.size()) == nullptr) return body;
+  if (findZero(body, 0) == std::string::npos) return body;
   scratch->clear();
   for (size_t i = 0; i < body.size(); ++i) {
     scratch->push_back(body[i]);
