@@ -112,9 +112,10 @@ struct ReadContext {
   PageSource* pages = nullptr;
   ReadReport* report = nullptr;   // counters bumped as pages are read; may be null
   bool fillCache = true;          // false: pages read are not added to the cache
-  // Set for scans: once an iterator reads blocks in order, it fetches the
-  // next few ahead and has this pool decompress them meanwhile. Null: every
-  // block is read when it is reached (gets, which read a block or two).
+  // Set for scans: at the first block an iterator opens, and each time it
+  // moves on to the next block in order, it fetches the next few ahead and
+  // has this pool decompress them meanwhile. Null: every block is read when
+  // it is reached (gets, which read a block or two).
   BlockDecodePool* readahead = nullptr;
   // With readahead: the end of the keys the scan can reach (exclusive; empty:
   // none), so no block is read ahead that the scan cannot get to.

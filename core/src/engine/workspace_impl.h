@@ -185,6 +185,12 @@ class WorkspaceImpl final : public Workspace {
   Status flushRegion(const std::shared_ptr<Region>& region);
   // REQUIRES: m_maintenance held.
   Status flushRegionLocked(const std::shared_ptr<Region>& region);
+  // The log position through which every record is in store files: the
+  // oldest flushed position of a region still holding writes in memory, or
+  // the last record when none does. `installing`: a region whose flushing
+  // memstores are being installed as files now, counted as flushed.
+  // REQUIRES: m_write held.
+  int64_t logTruncationPointLocked(const Region* installing) const;
   // Moves the region's non-empty memstores to `flushing` at the current log
   // position. REQUIRES: m_write held, no flush pending for the region.
   void switchMemstoresLocked(Region& region);

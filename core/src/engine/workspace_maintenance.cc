@@ -256,6 +256,20 @@ void WorkspaceImpl::switchMemstoresLocked(Region& region) {
   }
 }
 
+int64_t WorkspaceImpl::logTruncationPointLocked(const Region* installing) const {
+  int64_t point = std::numeric_limits<int64_t>::max();
+  std::lock_guard lock(m_tablesMutex);
+  for (const auto& [id, r] : m_regions) {
+    bool unflushed = false;
+    for (const auto& [family, store] : r->stores) {
+      if (!store->current()->active->empty()) unflushed = true;
+      if (r.get() != installing && store->current()->flushing != nullptr) unflushed = true;
+    }
+    if (unflushed) point = std::min(point, r->flushedSeq.load());
+  }
+  return std::min(point, m_lastSeq);
+}
+
 Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   std::lock_guard maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
@@ -318,20 +332,7 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
     if (status) {
       // The truncation point as it will be once this flush is installed.
       const int64_t previous = region->flushedSeq.exchange(flushSeq);
-      int64_t point = std::numeric_limits<int64_t>::max();
-      {
-        std::lock_guard lock(m_tablesMutex);
-        for (const auto& [id, r] : m_regions) {
-          bool unflushed = false;
-          for (const auto& [family, store] : r->stores) {
-            if (!store->current()->active->empty()) unflushed = true;
-            if (r != region && store->current()->flushing != nullptr) unflushed = true;
-          }
-          if (unflushed) point = std::min(point, r->flushedSeq.load());
-        }
-      }
-      if (point == std::numeric_limits<int64_t>::max()) point = m_lastSeq;
-      status = m_catalog->truncateWalThrough(std::min(point, m_lastSeq));
+      status = m_catalog->truncateWalThrough(logTruncationPointLocked(region.get()));
       if (!status) region->flushedSeq.store(previous);
     }
     if (status) status = m_catalog->commit();

@@ -420,6 +420,16 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     m_regions.erase(region->id);
   }
   publishTable(std::move(next));
+  // Step 2b's files hold the parent's writes up to the daughters' flushed
+  // position, but only a flush truncates the log, and the parent's (step 1)
+  // could truncate it only up to its own position. Without this, a load that
+  // ended while a region split left everything written meanwhile in the log
+  // for good (the daughters had nothing more to flush): replayed at every
+  // open and kept in the file. A failure leaves the records to a later flush.
+  {
+    std::lock_guard db(m_db);
+    (void)m_catalog->truncateWalThrough(logTruncationPointLocked(nullptr));
+  }
   write.unlock();
   retireFiles(parentFiles);
   m_flushed.notify_all();

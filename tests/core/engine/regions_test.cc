@@ -14,6 +14,7 @@
 #include "engine_test_util.h"
 #include "keyscope/check.h"
 #include "older_formats.h"
+#include "raw_db.h"
 
 namespace keyscope::test {
 namespace {
@@ -325,6 +326,41 @@ TEST_F(RegionsTest, AScannerOnTheParentSeesEveryRowWrittenWhileItSplit) {
   EXPECT_LE(seen, count.load());
   // And the daughters hold every row the writer wrote.
   EXPECT_EQ(fx().rawCells(kTable).size(), 1u + 20000u + static_cast<size_t>(count.load()));
+}
+
+TEST_F(RegionsTest, ASplitTruncatesTheLogOfWhatItFlushedIntoTheDaughters) {
+  // One region, a file big enough that its rewrite takes a while, and a
+  // writer all along: what it writes while the daughters' files are written
+  // (after the parent's own flush) is flushed into them by the split itself.
+  // The log must then hold nothing the files hold: nothing at or below the
+  // daughters' flushed position, whether or not anything is written after.
+  createTable();
+  for (int i = 0; i < 20000; ++i) fx().put(kTable, "m" + rowName(i), "g:b", 1, std::string(100, 'v'));
+  fx().flush(kTable);
+  std::atomic<bool> stop{false};
+  std::atomic<int> count{0};
+  std::thread writer([&] {
+    for (int i = 0; !stop.load(); ++i) {
+      Put put{"n" + rowName(i), {{"f", "a", 1, "w"}}};
+      if (!ws().put(kTable, put).isOk()) return;
+      count.store(i + 1);
+    }
+  });
+  while (count.load() < 100) std::this_thread::yield();
+  const Result<std::vector<int64_t>> made = ws().split(kTable, Bytes("m" + rowName(10000)));
+  stop.store(true);
+  writer.join();
+  ASSERT_TRUE(made.isOk()) << made.status().toString();
+  const int written = count.load();
+  fx().close();
+  {
+    RawDb db(fx().path());
+    const int64_t flushedThrough = db.integer("SELECT min(flushed_seq) FROM regions");
+    const int64_t oldestLogged = db.integer("SELECT coalesce(min(seq), 9223372036854775807) FROM wal");
+    EXPECT_GT(oldestLogged, flushedThrough) << "the log still holds records the daughters' files hold";
+  }
+  fx().reopen();
+  EXPECT_EQ(fx().rawCells(kTable).size(), 20000u + static_cast<size_t>(written));
 }
 
 TEST_F(RegionsTest, AdjacentRegionsMergeKeepingEveryCell) {
