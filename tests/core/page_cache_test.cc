@@ -201,7 +201,16 @@ TEST(PageCache, ConcurrentReadersAndWritersSeeConsistentBlocks) {
           const PageCache::Block got = cache.lookup(file, block);
           if (got != nullptr && !names(got, file, block)) wrong.fetch_add(1);
         } else if (op < 99) {
-          cache.insert(file, block, namedBlock(file, block, 200 + rng() % 2000));
+          // Half of them in buffers the cache recycles, which other threads then drop.
+          const size_t size = 200 + rng() % 2000;
+          if (rng() % 2 == 0) {
+            cache.insert(file, block, namedBlock(file, block, size));
+          } else {
+            std::shared_ptr<std::string> recycled = cache.newBlock(size);
+            const PageCache::Block named = namedBlock(file, block, size);
+            recycled->assign(*named);
+            cache.insert(file, block, std::move(recycled));
+          }
         } else {
           cache.eraseFile(file);
         }
