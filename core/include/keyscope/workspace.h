@@ -111,7 +111,9 @@ struct GetResult {
 // may keep the SQLite read snapshot it is reading through from one call to
 // the next (it renews it every few milliseconds of reading and drops it at
 // the end), which holds back checkpoints of the workspace's journal: destroy
-// a scanner you stop pulling from.
+// a scanner you stop pulling from. A scanner must not outlive its workspace:
+// destroy it before the Workspace (it reports its reads to the workspace's
+// statistics as it goes and when it is destroyed).
 class Scanner {
  public:
   virtual ~Scanner() = default;
