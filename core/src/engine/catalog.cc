@@ -575,6 +575,16 @@ Result<bool> Catalog::releaseFreePages(int pages) {
   return st.columnInt(0) > 0;
 }
 
+Status Catalog::releaseAllFreePages() {
+  constexpr int kPagesPerStep = 1024;  // 8 MiB of 8 KiB pages
+  for (bool more = true; more;) {
+    Result<bool> remaining = releaseFreePages(kPagesPerStep);
+    if (!remaining) return remaining.status();
+    more = *remaining;
+  }
+  return Status::ok();
+}
+
 Status Catalog::appendWal(int64_t seq, BytesView record) {
   m_appendWal.bindInt(1, seq);
   m_appendWal.bindBlob(2, record);

@@ -194,6 +194,8 @@ class Catalog {
   // Returns up to `pages` free database pages to the file system (the file
   // shrinks); true while free pages remain.
   Result<bool> releaseFreePages(int pages);
+  // All of them, in steps of releaseFreePages(); stops at the first failure.
+  Status releaseAllFreePages();
 
   Status appendWal(int64_t seq, BytesView record);
   // Calls visit for each record in seq order; stops at the first error.

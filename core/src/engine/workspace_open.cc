@@ -210,10 +210,7 @@ Status WorkspaceImpl::load() {
     if (Status s = m_catalog->commit(); !s) return s;
     // Their pages go back to the file system, as a deletion's do when the
     // workspace is open. A failure leaves the file larger, nothing worse.
-    for (bool more = true; more;) {
-      Result<bool> remaining = m_catalog->releaseFreePages(1024);
-      more = remaining.isOk() && *remaining;
-    }
+    (void)m_catalog->releaseAllFreePages();
   }
 
   // Log records name regions by id; one a split or merge retired routes its

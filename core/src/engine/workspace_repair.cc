@@ -45,13 +45,8 @@ Status repairWorkspace(Catalog& catalog, const RepairPlan& plan, CheckReport* re
     if (Status s = inTransaction(catalog, [&] { return catalog.removePendingFile(id); }); !s) return s;
     report->cleared.push_back("store file " + std::to_string(id) + " is no longer listed for deletion");
   }
-  // Give the freed pages back to the file system, in steps.
-  for (bool more = true; more;) {
-    Result<bool> remaining = catalog.releaseFreePages(1024);
-    if (!remaining) return remaining.status();
-    more = *remaining;
-  }
-  return Status::ok();
+  // Give the freed pages back to the file system.
+  return catalog.releaseAllFreePages();
 }
 
 }  // namespace keyscope::engine
