@@ -2,10 +2,12 @@
 // deleting the pages of obsolete store files.
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "engine/compactor.h"
 #include "engine/merging_iterator.h"
 #include "engine/sqlite_pages.h"
+#include "engine/sync_point.h"
 #include "engine/workspace_impl.h"
 
 namespace keyscope::engine {
@@ -144,6 +146,9 @@ Status WorkspaceImpl::runTask(const Task& task) {
   // Failures say which work on which table failed: a background one reaches
   // the user with nothing else around it.
   const auto inContext = [](const Status& s, const std::string& what) { return s.withMessage(what + ": " + s.message()); };
+  static constexpr std::string_view kPoints[] = {"task:flush", "task:minor-compaction", "task:major-compaction",
+                                                 "task:sync-log", "task:split"};  // in TaskKind's order
+  syncPoint(kPoints[static_cast<size_t>(task.kind)]);
   if (task.kind == TaskKind::kSyncLog) return inContext(syncAsyncLog(), "logging asynchronously written batches");
   std::shared_ptr<Region> region = regionById(task.regionId);
   if (region == nullptr) return Status::ok();  // dropped meanwhile
@@ -437,16 +442,26 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
 }
 
 Status WorkspaceImpl::runOnEveryRegion(std::string_view tableName, TaskKind kind) {
-  Result<std::shared_ptr<const Table>> table = requireTable(tableName);
-  if (!table) return table.status();
-  std::vector<std::future<Status>> pending;
-  for (const auto& region : (*table)->regions) pending.push_back(enqueue(kind, region->id, true));
+  // A region split after its task was queued is gone when the task runs, and
+  // the task does nothing; its daughters hold what it held (the writes of the
+  // split's last moment in their memstores, its files rewritten by a minor
+  // compaction's rules). So the table is looked at again until every region
+  // it has was done.
+  std::set<int64_t> done;
   Status result;
-  for (auto& f : pending) {
-    Status s = f.get();
-    if (result && !s) result = s;
+  while (true) {
+    Result<std::shared_ptr<const Table>> table = requireTable(tableName);
+    if (!table) return done.empty() ? table.status() : result;  // dropped meanwhile
+    std::vector<std::future<Status>> pending;
+    for (const auto& region : (*table)->regions) {
+      if (done.insert(region->id).second) pending.push_back(enqueue(kind, region->id, true));
+    }
+    if (pending.empty()) return result;
+    for (auto& f : pending) {
+      Status s = f.get();
+      if (result && !s) result = s;
+    }
   }
-  return result;
 }
 
 Status WorkspaceImpl::flush(std::string_view table) { return runOnEveryRegion(table, TaskKind::kFlush); }

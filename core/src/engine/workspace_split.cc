@@ -28,6 +28,7 @@
 
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
+#include "engine/sync_point.h"
 #include "engine/workspace_impl.h"
 
 namespace keyscope::engine {
@@ -312,6 +313,8 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     }
     written.push_back(std::move(out));
   }
+
+  syncPoint("split:before-swap");
 
   // 3. Swap the parent for its daughters.
   std::unique_lock write(m_write);

@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
+#include <future>
 #include <map>
 #include <random>
 #include <set>
 #include <thread>
 
+#include "engine/sync_point.h"
 #include "engine_test_util.h"
 #include "keyscope/check.h"
 #include "older_formats.h"
@@ -361,6 +364,80 @@ TEST_F(RegionsTest, ASplitTruncatesTheLogOfWhatItFlushedIntoTheDaughters) {
   }
   fx().reopen();
   EXPECT_EQ(fx().rawCells(kTable).size(), 20000u + static_cast<size_t>(written));
+}
+
+// A flush or compaction of a table that queued its work for a region the
+// moment before a split retired it: the work must reach the daughters, which
+// hold what the parent held. The split is held between writing the
+// daughters' files and installing them until the table's work has been taken
+// by the background thread for the parent, as it would be by chance.
+class TableWorkRacingASplit {
+ public:
+  using Work = std::function<Status()>;
+
+  // Runs `work` on its own thread once `split` reaches the swap, lets the
+  // split go on once the background thread took the work's task (`taskPoint`),
+  // and returns what `work` returned. `atTheSwap` runs first, on the split's
+  // thread: the writes of the split's last moment.
+  static Status run(std::string_view taskPoint, const std::function<void()>& split,
+                    const std::function<void()>& atTheSwap, const Work& work) {
+    std::promise<void> taken;
+    std::atomic<bool> armed{false}, tookIt{false};
+    std::thread worker;
+    Status result;
+    {
+      engine::ScopedSyncPoints points([&](std::string_view point) {
+        if (point == "split:before-swap") {
+          atTheSwap();
+          armed.store(true);
+          worker = std::thread([&] { result = work(); });
+          taken.get_future().wait();
+        } else if (point == taskPoint && armed.load() && !tookIt.exchange(true)) {
+          taken.set_value();
+        }
+      });
+      split();
+    }
+    if (!worker.joinable()) return Status::invalidArgument("the split never reached its swap");
+    worker.join();
+    return result;
+  }
+};
+
+TEST_F(RegionsTest, AFlushOfTheTableReachesTheDaughtersOfASplitItRacedWith) {
+  createTable();
+  writeRows(0, 100);
+  const Status flushed = TableWorkRacingASplit::run(
+      "task:flush", [&] { ASSERT_TRUE(ws().split(kTable, Bytes(rowName(50))).isOk()); },
+      [&] { fx().put(kTable, rowName(10), "f:a", 2, "last moment"); },
+      [&] { return ws().flush(kTable); });
+  ASSERT_TRUE(flushed.isOk()) << flushed.toString();
+  const std::vector<RegionInfo> rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  for (const RegionInfo& r : rs) EXPECT_EQ(r.memstoreBytes, 0u) << "region " << r.id << " was not flushed";
+  fx().close();
+  RawDb db(fx().path());
+  EXPECT_EQ(db.integer("SELECT count(*) FROM wal"), 0) << "the log still holds what the flush should have written";
+}
+
+TEST_F(RegionsTest, AMajorCompactionOfTheTableReachesTheDaughtersOfASplitItRacedWith) {
+  createTable();
+  writeRows(0, 100);
+  fx().deleteRow(kTable, rowName(10));
+  fx().deleteRow(kTable, rowName(70));
+  fx().flush(kTable);
+  const Status compacted = TableWorkRacingASplit::run(
+      "task:major-compaction", [&] { ASSERT_TRUE(ws().split(kTable, Bytes(rowName(50))).isOk()); }, [] {},
+      [&] { return ws().compact(kTable, /*major=*/true); });
+  ASSERT_TRUE(compacted.isOk()) << compacted.toString();
+  ASSERT_EQ(regions().size(), 2u);
+  // A major compaction drops the deleted cells and the markers themselves;
+  // the split's own rewrite keeps both.
+  for (const Cell& cell : fx().rawCells(kTable)) {
+    EXPECT_NE(cell.row, Bytes(rowName(10)));
+    EXPECT_NE(cell.row, Bytes(rowName(70)));
+  }
+  EXPECT_EQ(fx().rawCells(kTable).size(), 98u * 2);
 }
 
 TEST_F(RegionsTest, AdjacentRegionsMergeKeepingEveryCell) {
