@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "engine/short_bytes.h"
+
 namespace keyscope::engine {
 
 // --- DeleteTracker (ScanDeleteTracker) ----------------------------------------
@@ -103,8 +105,8 @@ MatchCode QueryMatcher::checkDeleted(const ParsedKey& key) {
 
 MatchCode QueryMatcher::checkVersions(const ParsedKey& key) {
   // ScanWildcardColumnTracker.checkVersions / checkVersion.
-  if (!m_hasColumn || BytesView(m_column) != key.qualifierEscaped) {
-    m_column.assign(key.qualifierEscaped.data(), key.qualifierEscaped.size());
+  if (!m_hasColumn || !equalBytes(m_column, key.qualifierEscaped)) {
+    assignBytes(m_column, key.qualifierEscaped);
     m_hasColumn = true;
     m_count = 0;
     m_hasPrevious = false;

@@ -4,6 +4,7 @@
 
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
+#include "engine/short_bytes.h"
 
 namespace keyscope::engine {
 
@@ -22,9 +23,7 @@ namespace {
 // two versions, and a merged seek touches every source.
 constexpr int kNextBeforeSeek = 4;
 
-bool startsWith(BytesView s, BytesView prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
+bool startsWith(BytesView s, BytesView prefix) { return startsWithBytes(s, prefix); }
 
 int64_t oldestUnexpired(const FamilyOptions& family, int64_t now) {
   if (family.ttlSeconds >= kTtlForever) return INT64_MIN;
@@ -292,9 +291,9 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
       if (limit >= 0 && included > offset + limit) break;  // storeLimit reached: rest of the row
       if (included > offset) {
         Cell& cell = cells->append();
-        cell.row.assign(row);
-        cell.family.assign(cursor.name);
-        cell.qualifier.assign(unescape(parsed.qualifierEscaped, &m_qualifierScratch));
+        assignBytes(cell.row, row);
+        assignBytes(cell.family, cursor.name);
+        assignBytes(cell.qualifier, unescape(parsed.qualifierEscaped, &m_qualifierScratch));
         cell.timestamp = parsed.timestamp;
         cell.type = parsed.type;
         cell.value.assign(it.value());

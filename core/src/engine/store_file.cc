@@ -17,6 +17,7 @@
 #include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
 #include "engine/page_cache.h"
+#include "engine/short_bytes.h"
 #include "engine/store_file_format.h"
 
 namespace keyscope::engine {
@@ -194,8 +195,10 @@ class BlockCursor {
       return Step::kError;
     }
     m_shared = shared;
-    m_key.resize(shared);
-    m_key.append(p, unshared);
+    // Keys of a block mostly have one length, so the resize rarely does
+    // anything; the shared prefix stays in place.
+    m_key.resize(size_t{shared} + unshared);
+    copyBytes(m_key.data() + shared, p, unshared);
     m_value = BytesView(p + unshared, valueLength);
     m_next = p + unshared + valueLength;
     return Step::kEntry;
