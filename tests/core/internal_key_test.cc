@@ -72,6 +72,8 @@ void expectSameReading(const std::string& key) {
   std::string scratch;
   EXPECT_EQ(std::string(unescape(parsed.rowEscaped, &scratch)), want->row);
   EXPECT_EQ(std::string(unescape(parsed.qualifierEscaped, &scratch)), want->qualifier);
+  EXPECT_EQ(std::string(qualifierOf(parsed, &scratch)), want->qualifier);
+  EXPECT_EQ(parsed.qualifierHasEscapes, want->qualifier.find('\0') != std::string::npos);
   EXPECT_EQ(parsed.timestamp, want->timestamp);
   EXPECT_EQ(parsed.type, want->type);
   // The row-known variant agrees.
@@ -95,6 +97,29 @@ TEST(InternalKey, WellFormedKeysSplitIntoTheirParts) {
         }
       }
     }
+  }
+}
+
+TEST(InternalKey, A00ByteIsFoundAtEveryPlaceOfRowsAndQualifiersOfEveryLength) {
+  // The search for 00 bytes reads eight at a time: a 00 in every position of
+  // a word, before and after other 00s and FFs, in fields of every length
+  // around the word and loop sizes.
+  for (size_t length = 1; length <= 48; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      std::string field(length, static_cast<char>(0x80));
+      field[at] = '\0';
+      std::string twoZeros = field;
+      twoZeros[length - 1] = '\0';
+      std::string zeroBeforeFf = field;
+      if (at + 1 < length) zeroBeforeFf[at + 1] = static_cast<char>(0xff);
+      for (const std::string& f : {field, twoZeros, zeroBeforeFf}) {
+        expectSameReading(internalKey(f, "q", 5, CellType::kPut));
+        expectSameReading(internalKey("r", f, 5, CellType::kPut));
+        expectSameReading(internalKey(f, f, 5, CellType::kDelete));
+      }
+    }
+    const std::string plain(length, static_cast<char>(0x01));
+    expectSameReading(internalKey(plain, plain, 5, CellType::kPut));
   }
 }
 

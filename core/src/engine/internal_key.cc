@@ -1,6 +1,7 @@
 #include "engine/internal_key.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace keyscope::engine {
@@ -17,8 +18,9 @@ void appendBigEndian64(std::string* out, uint64_t v) {
 }
 
 uint64_t readBigEndian64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
   return v;
 }
 
@@ -28,7 +30,21 @@ uint64_t readBigEndian64(const char* p) {
 size_t findZero(BytesView key, size_t from) {
   constexpr size_t kLoopBytes = 32;
   const size_t loopEnd = std::min(key.size(), from + kLoopBytes);
-  for (size_t i = from; i < loopEnd; ++i) {
+  size_t i = from;
+  // Eight bytes at a time: (w - 0x01..01) & ~w & 0x80..80 flags the bytes
+  // that are 00; a borrow can flag a byte after a 00 too, never one before,
+  // so the first flagged byte is the first 00.
+  for (; i + 8 <= loopEnd; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, key.data() + i, sizeof w);
+    const uint64_t zeros = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+    if (zeros == 0) continue;
+    if constexpr (std::endian::native == std::endian::little) return i + (static_cast<size_t>(std::countr_zero(zeros)) >> 3);
+    for (;; ++i) {
+      if (key[i] == '\0') return i;
+    }
+  }
+  for (; i < loopEnd; ++i) {
     if (key[i] == '\0') return i;
   }
   if (loopEnd == key.size()) return std::string::npos;  // (and no memchr on an empty view's null data)
@@ -127,8 +143,10 @@ bool parseInternalKeyAfterRow(BytesView key, size_t rowEnd, ParsedKey* parsed) {
   const size_t qualifierEnd = key.size() - kKeyTrailerSize;
   if (key[qualifierEnd - 2] != '\0' || key[qualifierEnd - 1] != '\x01') return false;
   const BytesView qualifierBody = key.substr(0, qualifierEnd - 2);
-  for (size_t i = findZero(qualifierBody, rowEnd); i != std::string::npos; i = findZero(qualifierBody, i + 2)) {
-    if (i + 1 >= qualifierBody.size() || static_cast<uint8_t>(qualifierBody[i + 1]) != 0xff) return false;
+  size_t zero = findZero(qualifierBody, rowEnd);
+  parsed->qualifierHasEscapes = zero != std::string::npos;
+  for (; zero != std::string::npos; zero = findZero(qualifierBody, zero + 2)) {
+    if (zero + 1 >= qualifierBody.size() || static_cast<uint8_t>(qualifierBody[zero + 1]) != 0xff) return false;
   }
   const uint64_t ts = ~readBigEndian64(key.data() + qualifierEnd);
   if (ts > static_cast<uint64_t>(kLatestTimestamp)) return false;

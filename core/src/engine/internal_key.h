@@ -44,6 +44,9 @@ struct ParsedKey {
   BytesView qualifierEscaped;
   int64_t timestamp = 0;
   CellType type = CellType::kPut;
+  // Whether the escaped qualifier holds a 00 FF escape; when not, its bytes
+  // before the terminator are the qualifier itself (qualifier()).
+  bool qualifierHasEscapes = true;
   // The prefix esc(row) esc(qualifier): equal for every version of a column.
   BytesView columnPrefix() const {
     return BytesView(rowEscaped.data(), rowEscaped.size() + qualifierEscaped.size());
@@ -75,5 +78,12 @@ size_t escapedRowLength(BytesView key);
 // else of *scratch.
 BytesView unescape(BytesView escaped, std::string* scratch);
 Bytes unescaped(BytesView escaped);
+
+// The parsed key's qualifier, unescaped: a view of the key itself when the
+// parse found no escape in it (no second look), else unescape()'s answer.
+inline BytesView qualifierOf(const ParsedKey& key, std::string* scratch) {
+  if (!key.qualifierHasEscapes) return key.qualifierEscaped.substr(0, key.qualifierEscaped.size() - 2);
+  return unescape(key.qualifierEscaped, scratch);
+}
 
 }  // namespace keyscope::engine

@@ -86,9 +86,10 @@ class LeasedPageSource final : public PageSource {
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override;
   // Returns the connection to the pool; the next read borrows one again.
   void release();
-  // Whether a connection has been borrowed for longer than `limit`.
-  bool heldLongerThan(std::chrono::steady_clock::duration limit) const {
-    return m_reader.db != nullptr && std::chrono::steady_clock::now() - m_acquired > limit;
+  // Whether a connection has been borrowed for longer than `limit` at `now`.
+  bool heldLongerThan(std::chrono::steady_clock::duration limit,
+                      std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now()) const {
+    return m_reader.db != nullptr && now - m_acquired > limit;
   }
 
  private:

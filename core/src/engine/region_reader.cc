@@ -280,7 +280,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
                                 ", family '" + cursor.name + "': malformed cell key");
     if (report != nullptr) ++report->cellsExamined;
     if (filter != nullptr) {
-      ref.qualifier = unescape(parsed.qualifierEscaped, &m_qualifierScratch);
+      ref.qualifier = qualifierOf(parsed, &m_qualifierScratch);
       ref.timestamp = parsed.timestamp;
       ref.type = parsed.type;
       ref.value = it.value();
@@ -293,7 +293,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
         Cell& cell = cells->append();
         assignBytes(cell.row, row);
         assignBytes(cell.family, cursor.name);
-        assignBytes(cell.qualifier, unescape(parsed.qualifierEscaped, &m_qualifierScratch));
+        assignBytes(cell.qualifier, qualifierOf(parsed, &m_qualifierScratch));
         cell.timestamp = parsed.timestamp;
         cell.type = parsed.type;
         cell.value.assign(it.value());

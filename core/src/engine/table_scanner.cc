@@ -213,9 +213,9 @@ bool TableScanner::next(RowResult* out) {
   // page's overflow chain from its start again. But a borrowed connection is
   // an open read snapshot, which stops checkpoints from recycling the log:
   // it goes back after a few milliseconds of scanning, and at the end.
-  if (!produced || m_pages.heldLongerThan(kMaxLeaseHold)) m_pages.release();
-  m_report.elapsedMicros +=
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+  const auto finished = std::chrono::steady_clock::now();
+  if (!produced || m_pages.heldLongerThan(kMaxLeaseHold, finished)) m_pages.release();
+  m_report.elapsedMicros += std::chrono::duration_cast<std::chrono::microseconds>(finished - started).count();
   return produced;
 }
 
