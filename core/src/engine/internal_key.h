@@ -45,7 +45,7 @@ struct ParsedKey {
   int64_t timestamp = 0;
   CellType type = CellType::kPut;
   // Whether the escaped qualifier holds a 00 FF escape; when not, its bytes
-  // before the terminator are the qualifier itself (qualifier()).
+  // before the terminator are the qualifier itself (qualifierOf()).
   bool qualifierHasEscapes = true;
   // The prefix esc(row) esc(qualifier): equal for every version of a column.
   BytesView columnPrefix() const {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <future>
 #include <map>
@@ -369,45 +370,43 @@ TEST_F(RegionsTest, ASplitTruncatesTheLogOfWhatItFlushedIntoTheDaughters) {
 // A flush or compaction of a table that queued its work for a region the
 // moment before a split retired it: the work must reach the daughters, which
 // hold what the parent held. The split is held between writing the
-// daughters' files and installing them until the table's work has been taken
-// by the background thread for the parent, as it would be by chance.
-class TableWorkRacingASplit {
- public:
-  using Work = std::function<Status()>;
-
-  // Runs `work` on its own thread once `split` reaches the swap, lets the
-  // split go on once the background thread took the work's task (`taskPoint`),
-  // and returns what `work` returned. `atTheSwap` runs first, on the split's
-  // thread: the writes of the split's last moment.
-  static Status run(std::string_view taskPoint, const std::function<void()>& split,
-                    const std::function<void()>& atTheSwap, const Work& work) {
-    std::promise<void> taken;
-    std::atomic<bool> armed{false}, tookIt{false};
-    std::thread worker;
-    Status result;
-    {
-      engine::ScopedSyncPoints points([&](std::string_view point) {
-        if (point == "split:before-swap") {
-          atTheSwap();
-          armed.store(true);
-          worker = std::thread([&] { result = work(); });
-          taken.get_future().wait();
-        } else if (point == taskPoint && armed.load() && !tookIt.exchange(true)) {
-          taken.set_value();
-        }
-      });
-      split();
-    }
-    if (!worker.joinable()) return Status::invalidArgument("the split never reached its swap");
-    worker.join();
-    return result;
+// daughters' files and installing them until the background thread has taken
+// the table's task for the parent, as it may by chance.
+//
+// Runs `work` on a thread of its own once `split` reaches the swap, lets the
+// split go on once the background thread took the work's task (`taskPoint`),
+// and returns what `work` returned. `atTheSwap` runs first, on the split's
+// thread: the writes of the split's last moment.
+Status runRacingASplit(std::string_view taskPoint, const std::function<void()>& split,
+                       const std::function<void()>& atTheSwap, const std::function<Status()>& work) {
+  std::promise<void> taken;
+  std::atomic<bool> armed{false}, tookIt{false};
+  std::thread racer;
+  Status result;
+  {
+    engine::ScopedSyncPoints points([&](std::string_view point) {
+      if (point == "split:before-swap") {
+        atTheSwap();
+        armed.store(true);
+        racer = std::thread([&] { result = work(); });
+        // Bounded, so a work that never queues fails the test, not hangs it.
+        taken.get_future().wait_for(std::chrono::seconds(30));
+      } else if (point == taskPoint && armed.load() && !tookIt.exchange(true)) {
+        taken.set_value();
+      }
+    });
+    split();
   }
-};
+  if (!racer.joinable()) return Status::invalidArgument("the split never reached its swap");
+  racer.join();
+  if (!tookIt.load()) return Status::invalidArgument("the work never reached the background thread");
+  return result;
+}
 
 TEST_F(RegionsTest, AFlushOfTheTableReachesTheDaughtersOfASplitItRacedWith) {
   createTable();
   writeRows(0, 100);
-  const Status flushed = TableWorkRacingASplit::run(
+  const Status flushed = runRacingASplit(
       "task:flush", [&] { ASSERT_TRUE(ws().split(kTable, Bytes(rowName(50))).isOk()); },
       [&] { fx().put(kTable, rowName(10), "f:a", 2, "last moment"); },
       [&] { return ws().flush(kTable); });
@@ -426,7 +425,7 @@ TEST_F(RegionsTest, AMajorCompactionOfTheTableReachesTheDaughtersOfASplitItRaced
   fx().deleteRow(kTable, rowName(10));
   fx().deleteRow(kTable, rowName(70));
   fx().flush(kTable);
-  const Status compacted = TableWorkRacingASplit::run(
+  const Status compacted = runRacingASplit(
       "task:major-compaction", [&] { ASSERT_TRUE(ws().split(kTable, Bytes(rowName(50))).isOk()); }, [] {},
       [&] { return ws().compact(kTable, /*major=*/true); });
   ASSERT_TRUE(compacted.isOk()) << compacted.toString();
