@@ -4,14 +4,9 @@
 #include <string>
 
 #include "engine/internal_key.h"
+#include "engine/short_bytes.h"
 
 namespace keyscope::engine {
-
-namespace {
-bool startsWith(BytesView s, BytesView prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-}  // namespace
 
 Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input, int64_t fileId, PageSink* sink) {
   const FamilyOptions& family = *input.family;
@@ -52,13 +47,13 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   it.seekToFirst();
   while (it.valid()) {
     const BytesView key = it.key();
-    if (!skipPrefix.empty() && startsWith(key, skipPrefix)) {
+    if (!skipPrefix.empty() && startsWithBytes(key, skipPrefix)) {
       it.next();
       continue;
     }
     skipPrefix.clear();
     if (!parseInternalKey(key, &parsed)) return Status::corruption("store file " + std::to_string(fileId) + ": malformed key in its input");
-    if (!startsWith(key, row) || row.empty()) {
+    if (!startsWithBytes(key, row) || row.empty()) {
       row.assign(parsed.rowEscaped.data(), parsed.rowEscaped.size());
       matcher.reset();
     }

@@ -23,8 +23,6 @@ namespace {
 // two versions, and a merged seek touches every source.
 constexpr int kNextBeforeSeek = 4;
 
-bool startsWith(BytesView s, BytesView prefix) { return startsWithBytes(s, prefix); }
-
 int64_t oldestUnexpired(const FamilyOptions& family, int64_t now) {
   if (family.ttlSeconds >= kTtlForever) return INT64_MIN;
   return now - family.ttlSeconds * 1000;
@@ -211,7 +209,7 @@ bool RegionReader::lastRowBefore(BytesView bound, std::string* rowEscaped) {
   // Families whose last row is smaller are moved to the chosen row's start
   // (where they hold nothing, or the row's cells).
   for (auto& cursor : m_families) {
-    if (!cursor->it->valid() || !startsWith(cursor->it->key(), *rowEscaped)) cursor->it->seek(*rowEscaped);
+    if (!cursor->it->valid() || !startsWithBytes(cursor->it->key(), *rowEscaped)) cursor->it->seek(*rowEscaped);
   }
   return true;
 }
@@ -220,7 +218,7 @@ void RegionReader::skipRow(BytesView rowEscaped) {
   m_scratch.assign(rowEscaped.data(), rowEscaped.size());
   m_scratch.back() = '\x02';  // rowEndKey
   for (auto& cursor : m_families) {
-    if (cursor->it->valid() && startsWith(cursor->it->key(), rowEscaped)) cursor->it->seek(m_scratch);
+    if (cursor->it->valid() && startsWithBytes(cursor->it->key(), rowEscaped)) cursor->it->seek(m_scratch);
   }
 }
 
@@ -237,7 +235,7 @@ Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, CellAppender*
 Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, BytesView row, Filter* filter,
                                 CellAppender* cells, bool* doneScan) {
   InternalIterator& it = *cursor.it;
-  if (!it.valid() || !startsWith(it.key(), rowEscaped)) return it.status();
+  if (!it.valid() || !startsWithBytes(it.key(), rowEscaped)) return it.status();
   QueryMatcher& matcher = *cursor.matcher;
   matcher.reset();
   const ReadOptions& options = *m_settings.options;
@@ -265,7 +263,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
     m_scratch.assign(columnPrefix.data(), columnPrefix.size());
     for (int i = 0; i < kNextBeforeSeek; ++i) {
       it.next();
-      if (!it.valid() || !startsWith(it.key(), m_scratch)) return true;
+      if (!it.valid() || !startsWithBytes(it.key(), m_scratch)) return true;
     }
     m_scratch.back() = '\x02';  // columnEndKey
     it.seek(m_scratch);
@@ -274,7 +272,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
 
   while (it.valid()) {
     const BytesView key = it.key();
-    if (!startsWith(key, rowEscaped)) break;
+    if (!startsWithBytes(key, rowEscaped)) break;
     if (!parseInternalKeyAfterRow(key, rowEscaped.size(), &parsed))
       return Status::corruption("table '" + m_region->tableName + "', region " + std::to_string(m_region->id) +
                                 ", family '" + cursor.name + "': malformed cell key");
