@@ -83,6 +83,51 @@ void expectSameReading(const std::string& key) {
   EXPECT_EQ(afterRow.timestamp, parsed.timestamp);
 }
 
+// esc(b) and the whole key, byte by byte as internal_key.h describes them.
+std::string referenceEscape(const std::string& field) {
+  std::string out;
+  for (const char c : field) {
+    out.push_back(c);
+    if (c == '\0') out.push_back('\xff');
+  }
+  return out + std::string("\x00\x01", 2);
+}
+
+std::string referenceKey(const std::string& row, const std::string& qualifier, int64_t ts, CellType type) {
+  std::string key = referenceEscape(row) + referenceEscape(qualifier);
+  const auto inverted = ~static_cast<uint64_t>(ts);
+  for (int shift = 56; shift >= 0; shift -= 8) key.push_back(static_cast<char>((inverted >> shift) & 0xff));
+  key.push_back(static_cast<char>(~static_cast<uint8_t>(type)));
+  return key;
+}
+
+TEST(InternalKey, KeysAreBuiltAsTheLayoutSays) {
+  // Short fields are escaped byte by byte and long ones run by run: 00s at
+  // every place of fields on both sides of that line, appended after bytes
+  // already in the buffer.
+  for (size_t length = 0; length <= 80; ++length) {
+    for (size_t at = 0; at <= length; ++at) {
+      std::string field(length, 'f');
+      if (at < length) field[at] = '\0';
+      if (length > 2) field[length - 1] = '\0';
+      for (const std::string& other : {std::string(), std::string("q\0", 2)}) {
+        std::string key = "prefix";
+        appendInternalKey(&key, field, other, 1700000000000, CellType::kDeleteColumn);
+        ASSERT_EQ(key, "prefix" + referenceKey(field, other, 1700000000000, CellType::kDeleteColumn))
+            << "length " << length << ", 00 at " << at;
+        key = "prefix";
+        appendInternalKey(&key, other, field, 0, CellType::kPut);
+        ASSERT_EQ(key, "prefix" + referenceKey(other, field, 0, CellType::kPut));
+      }
+      std::string escaped = "x";
+      appendEscaped(&escaped, field);
+      ASSERT_EQ(escaped, "x" + referenceEscape(field));
+    }
+  }
+  EXPECT_EQ(internalKey(std::string(3, '\0'), "", kLatestTimestamp, CellType::kDeleteFamily),
+            referenceKey(std::string(3, '\0'), "", kLatestTimestamp, CellType::kDeleteFamily));
+}
+
 TEST(InternalKey, WellFormedKeysSplitIntoTheirParts) {
   const std::vector<std::string> parts = {"", "a", std::string("\0", 1), std::string("a\0b", 3),
                                           std::string("\0\0", 2), std::string("x\0", 2), "\x01\xff",

@@ -587,7 +587,7 @@ Status Catalog::releaseAllFreePages() {
 
 Status Catalog::appendWal(int64_t seq, BytesView record) {
   m_appendWal.bindInt(1, seq);
-  m_appendWal.bindBlob(2, record);
+  m_appendWal.bindBlobNoCopy(2, record);  // run() resets before `record` can go away
   if (Status s = m_appendWal.run("appending to the log"); !s) return s;
   if (seq > m_maxWalSeq) m_maxWalSeq = seq;
   return Status::ok();

@@ -8,15 +8,6 @@ namespace keyscope::engine {
 
 namespace {
 
-void appendBigEndian64(std::string* out, uint64_t v) {
-  char buf[8];
-  for (int i = 7; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-  out->append(buf, 8);
-}
-
 uint64_t readBigEndian64(const char* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof v);
@@ -69,26 +60,60 @@ size_t escapedFieldEnd(BytesView key, size_t from) {
 
 }  // namespace
 
-void appendEscaped(std::string* out, BytesView bytes) {
-  size_t start = 0;
-  while (true) {
-    // An empty view may have null data, which memchr must not get (UBSan).
-    const void* hit = start < bytes.size() ? std::memchr(bytes.data() + start, 0, bytes.size() - start) : nullptr;
-    if (hit == nullptr) break;
-    const auto at = static_cast<size_t>(static_cast<const char*>(hit) - bytes.data());
-    out->append(bytes.data() + start, at - start);
-    out->append("\x00\xff", 2);
-    start = at + 1;
+namespace {
+
+// Writes esc(field) at p, which has room for 2 * field.size() + 2 bytes;
+// returns the end. Fields up to a few dozen bytes (rows, qualifiers) are
+// copied byte by byte, which costs less than finding each 00 and copying the
+// runs between; longer ones the other way.
+char* putEscaped(char* p, BytesView field) {
+  constexpr size_t kByteLoopMax = 48;
+  if (field.size() <= kByteLoopMax) {
+    for (const char c : field) {
+      *p++ = c;
+      if (c == '\x00') *p++ = '\xff';
+    }
+  } else {
+    size_t start = 0;
+    while (true) {
+      const size_t zero = findZero(field, start);
+      const size_t end = zero == std::string::npos ? field.size() : zero;
+      std::memcpy(p, field.data() + start, end - start);
+      p += end - start;
+      if (zero == std::string::npos) break;
+      *p++ = '\x00';
+      *p++ = '\xff';
+      start = zero + 1;
+    }
   }
-  out->append(bytes.data() + start, bytes.size() - start);
-  out->append("\x00\x01", 2);
+  *p++ = '\x00';
+  *p++ = '\x01';
+  return p;
+}
+
+size_t maxEscapedSize(BytesView field) { return 2 * field.size() + kFieldTerminatorSize; }
+
+}  // namespace
+
+// Both size *out for the longest result (every byte a 00), write in place,
+// and cut it back: one allocation check per key instead of one per run.
+void appendEscaped(std::string* out, BytesView bytes) {
+  const size_t at = out->size();
+  out->resize(at + maxEscapedSize(bytes));
+  const char* end = putEscaped(out->data() + at, bytes);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 void appendInternalKey(std::string* out, BytesView row, BytesView qualifier, int64_t ts, CellType type) {
-  appendEscaped(out, row);
-  appendEscaped(out, qualifier);
-  appendBigEndian64(out, ~static_cast<uint64_t>(ts));
-  out->push_back(static_cast<char>(~static_cast<uint8_t>(type)));
+  const size_t at = out->size();
+  out->resize(at + maxEscapedSize(row) + maxEscapedSize(qualifier) + kKeyTrailerSize);
+  char* p = putEscaped(out->data() + at, row);
+  p = putEscaped(p, qualifier);
+  uint64_t trailer = ~static_cast<uint64_t>(ts);
+  if constexpr (std::endian::native == std::endian::little) trailer = __builtin_bswap64(trailer);
+  std::memcpy(p, &trailer, sizeof trailer);
+  p[sizeof trailer] = static_cast<char>(~static_cast<uint8_t>(type));
+  out->resize(static_cast<size_t>(p + kKeyTrailerSize - out->data()));
 }
 
 std::string internalKey(BytesView row, BytesView qualifier, int64_t ts, CellType type) {

@@ -13,7 +13,9 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -22,7 +24,8 @@
 
 namespace keyscope::engine {
 
-constexpr size_t kKeyTrailerSize = 9;  // be64(~ts) + u8(~type)
+constexpr size_t kKeyTrailerSize = 9;       // be64(~ts) + u8(~type)
+constexpr size_t kFieldTerminatorSize = 2;  // the 00 01 that ends esc(b)
 
 // Appends esc(bytes) to *out.
 void appendEscaped(std::string* out, BytesView bytes);
@@ -63,9 +66,9 @@ bool parseInternalKeyAfterRow(BytesView key, size_t rowLength, ParsedKey* parsed
 // The timestamp of a key already known to be well formed (a memstore entry):
 // read from its fixed-size trailer. REQUIRES: key.size() >= kKeyTrailerSize.
 inline int64_t timestampOfValidKey(BytesView key) {
-  uint64_t v = 0;
-  const char* p = key.data() + key.size() - kKeyTrailerSize;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  uint64_t v;
+  std::memcpy(&v, key.data() + key.size() - kKeyTrailerSize, sizeof v);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
   return static_cast<int64_t>(~v);
 }
 

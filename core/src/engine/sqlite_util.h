@@ -49,6 +49,12 @@ class Statement {
     // A null pointer would bind SQL NULL; an empty row key is an empty blob.
     sqlite3_bind_blob64(m_stmt, index, value.data() != nullptr ? value.data() : "", value.size(), SQLITE_TRANSIENT);
   }
+  // Binds without copying: `value` must stay alive and unchanged until the
+  // statement is reset (run() and eachRow() reset it, which drops the binding).
+  // For large blobs (a log record, a page), which SQLite would copy first.
+  void bindBlobNoCopy(int index, BytesView value) {
+    sqlite3_bind_blob64(m_stmt, index, value.data() != nullptr ? value.data() : "", value.size(), SQLITE_STATIC);
+  }
   void bindText(int index, std::string_view value) {
     sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   }

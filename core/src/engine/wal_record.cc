@@ -11,6 +11,8 @@ namespace keyscope::engine {
 namespace {
 constexpr uint8_t kUnplacedVersion = 1;  // the checksum does not cover the sequence number
 constexpr uint8_t kRecordVersion = 2;
+constexpr size_t kCountBytes = 10;     // the entry count: a varint64 at most
+constexpr size_t kChecksumBytes = 8;
 
 uint64_t checksumOf(BytesView body, uint8_t version, int64_t seq) {
   return XXH3_64bits_withSeed(body.data(), body.size(), version >= 2 ? static_cast<uint64_t>(seq) : 0);
@@ -38,7 +40,8 @@ Result<BytesView> verifiedBody(int64_t seq, BytesView record) {
 }
 }  // namespace
 
-LogRecordBuilder::LogRecordBuilder(size_t entryCount) : m_expected(entryCount) {
+LogRecordBuilder::LogRecordBuilder(size_t entryCount, size_t bytesHint) : m_expected(entryCount) {
+  m_body.reserve(1 + kCountBytes + bytesHint + kChecksumBytes);
   m_body.push_back(static_cast<char>(kRecordVersion));
   putVarint(&m_body, entryCount);
 }

@@ -35,7 +35,12 @@ struct LogEntry {
 // Builds a record entry by entry, without copying the entries first.
 class LogRecordBuilder {
  public:
-  explicit LogRecordBuilder(size_t entryCount);
+  // bytesHint: about the record's size (recordBytesHint()), reserved up front
+  // so a batch's record is not copied as it grows.
+  explicit LogRecordBuilder(size_t entryCount, size_t bytesHint = 0);
+  // What an entry adds to a record besides its family, key and value, at
+  // most: the region id and three lengths, as varints.
+  static constexpr size_t kEntryOverhead = 10 + 3 * 5;
   void add(int64_t regionId, std::string_view family, BytesView key, BytesView value);
   // The record, checksummed for its place in the log.
   std::string finish(int64_t seq) &&;

@@ -117,6 +117,8 @@ class WorkspaceImpl final : public Workspace {
     void add(Region* region, std::string_view family, BytesView row, BytesView qualifier, int64_t ts,
              CellType type, BytesView value);
     BytesView key(const ResolvedCell& cell) const { return BytesView(keys).substr(cell.keyOffset, cell.keyLength); }
+    // Empties it for the next batch, keeping the room of an ordinary one.
+    void clear();
   };
   enum class TaskKind { kFlush, kMinorCompaction, kMajorCompaction, kSyncLog, kSplit };
   struct Task {
@@ -267,6 +269,7 @@ class WorkspaceImpl final : public Workspace {
   uint64_t m_nextMvcc = 1;
   int64_t m_lastSeq = 0;
   std::vector<const ResolvedCell*> m_applyOrder;  // applyLocked's, kept for its capacity
+  ResolvedBatch m_mutateBatch;                     // mutate()'s, kept for its capacity
   std::vector<std::pair<int64_t, std::string>> m_asyncLog;
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
   // Every memstore's bytes, against OpenOptions::memstoreLimitBytes.

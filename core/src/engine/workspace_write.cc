@@ -99,6 +99,18 @@ void WorkspaceImpl::ResolvedBatch::add(Region* region, std::string_view family, 
       {region, row, family, static_cast<uint32_t>(offset), static_cast<uint32_t>(keys.size() - offset), value});
 }
 
+void WorkspaceImpl::ResolvedBatch::clear() {
+  // A batch of tens of thousands of cells does not keep its megabytes
+  // for the batches of a thousand that follow.
+  constexpr size_t kKeptKeyBytes = 1 << 20;
+  if (keys.capacity() > kKeptKeyBytes) {
+    std::string().swap(keys);
+    std::vector<ResolvedCell>().swap(cells);
+  }
+  keys.clear();
+  cells.clear();
+}
+
 Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out) {
   if (const Delete* del = std::get_if<Delete>(&mutation)) return resolveDelete(table, *del, now, out);
   const Put& put = std::get<Put>(mutation);
@@ -272,7 +284,10 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
   const std::vector<ResolvedCell>& cells = batch.cells;
   const std::vector<Region*> regions = regionsOf(cells);
   if (durability != Durability::kSkipWal) {
-    LogRecordBuilder builder(cells.size());
+    size_t recordBytes = batch.keys.size();
+    for (const ResolvedCell& cell : cells)
+      recordBytes += cell.family.size() + cell.value.size() + LogRecordBuilder::kEntryOverhead;
+    LogRecordBuilder builder(cells.size(), recordBytes);
     for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, batch.key(cell), cell.value);
     const int64_t seq = m_lastSeq + 1;
     std::string record = std::move(builder).finish(seq);
@@ -381,7 +396,8 @@ Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutatio
     Result<std::shared_ptr<const Table>> table = requireTable(tableName);
     if (!table) return table.status();
     const int64_t now = this->now();
-    ResolvedBatch cells;
+    ResolvedBatch& cells = m_mutateBatch;  // reused: m_write is held
+    cells.clear();
     for (size_t i = 0; i < mutations.size(); ++i) {
       if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
         if (mutations.size() == 1) return s;
