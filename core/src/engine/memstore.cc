@@ -6,7 +6,9 @@
 #include <cstring>
 #include <new>
 
+#include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
+#include "engine/merging_iterator.h"
 
 namespace keyscope::engine {
 
@@ -30,6 +32,55 @@ struct Memstore::Node {
   BytesView value() const { return {keyData() + keySize, valueSize}; }
 };
 
+// One skip list: its head (kMaxHeight levels) and the height in use. Lives in
+// the arena; its nodes only ever gain successors.
+struct Memstore::SkipList {
+  Node* head;
+  std::atomic<int> maxHeight{1};
+};
+
+namespace {
+
+// A blocked bloom filter over the escaped rows of a segment (Putze, Sanders
+// and Singler, "Cache-, Hash- and Space-Efficient Bloom Filters"): all probes
+// of a row fall in one 64-byte block, so checking a segment costs one cache
+// miss. 10 bits and 6 probes per row: about 1% false positives.
+constexpr size_t kFilterBitsPerRow = 10;
+constexpr int kFilterProbes = 6;
+constexpr size_t kFilterBlockWords = 8;  // 512 bits
+
+size_t filterBlock(uint64_t hash, size_t blockCount) {
+  return static_cast<size_t>(((hash >> 32) * blockCount) >> 32);
+}
+
+template <typename Visit>
+void forEachProbe(uint64_t hash, Visit&& visit) {
+  auto bits = static_cast<uint32_t>(hash);
+  const uint32_t delta = (bits >> 17) | (bits << 15);
+  for (int i = 0; i < kFilterProbes; ++i) {
+    visit(bits % (kFilterBlockWords * 64));
+    bits += delta;
+  }
+}
+
+}  // namespace
+
+// A frozen skip list: its entries in order (key asc, mvcc desc), as an array
+// in the arena, and the filter of its rows. Immutable.
+struct Memstore::FrozenSegment {
+  const Node* const* entries;
+  size_t count;
+  const uint64_t* filter;  // filterBlocks blocks of kFilterBlockWords words
+  size_t filterBlocks;
+
+  bool mayHoldRow(uint64_t rowHash) const {
+    const uint64_t* block = filter + filterBlock(rowHash, filterBlocks) * kFilterBlockWords;
+    bool all = true;
+    forEachProbe(rowHash, [&](uint32_t bit) { all = all && (block[bit / 64] >> (bit % 64) & 1) != 0; });
+    return all;
+  }
+};
+
 namespace {
 // Arena blocks start small (a region may hold a handful of cells) and double
 // up to 1 MiB, so a big memstore costs few allocations and a small one little memory.
@@ -51,11 +102,58 @@ Memstore::Block::~Block() {
   if (data != nullptr) munmap(data, size);
 }
 
-Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget) : m_budget(std::move(budget)) {
+Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget, size_t segmentEntries)
+    : m_budget(std::move(budget)), m_segmentEntries(std::max<size_t>(segmentEntries, 1)) {
+  m_active = newSkipList();  // here, once the arena's members are initialized
+  std::fill(m_finger, m_finger + kMaxHeight, m_active->head);
+}
+
+Memstore::SkipList* Memstore::newSkipList() {
   char* mem = allocate(sizeof(Node) + sizeof(std::atomic<Node*>) * kMaxHeight);
-  m_head = new (mem) Node{0, 0, 0, kMaxHeight};
-  for (int i = 0; i < kMaxHeight; ++i) new (&m_head->nextArray()[i]) std::atomic<Node*>(nullptr);
-  std::fill(m_finger, m_finger + kMaxHeight, m_head);
+  Node* head = new (mem) Node{0, 0, 0, kMaxHeight};
+  for (int i = 0; i < kMaxHeight; ++i) new (&head->nextArray()[i]) std::atomic<Node*>(nullptr);
+  auto* list = new (allocate(sizeof(SkipList))) SkipList{head};
+  m_lists.push_back(list);
+  return list;
+}
+
+void Memstore::freezeActive() {
+  // Its level 0 is the entries in order already: copy the node pointers out.
+  auto** entries = reinterpret_cast<const Node**>(allocate(sizeof(const Node*) * m_activeEntries));
+  size_t count = 0;
+  for (const Node* x = m_active->head->next(0); x != nullptr; x = x->next(0)) entries[count++] = x;
+  // The filter: one hash per row (a row's entries are adjacent).
+  std::vector<uint64_t> rowHashes;
+  BytesView lastRow;
+  for (size_t i = 0; i < count; ++i) {
+    const BytesView key = entries[i]->key();
+    const BytesView row = key.substr(0, escapedRowLength(key));
+    if (i > 0 && row == lastRow) continue;
+    rowHashes.push_back(bloomHash(row));
+    lastRow = row;
+  }
+  const size_t blocks = std::max<size_t>(1, (rowHashes.size() * kFilterBitsPerRow + 511) / 512);
+  auto* filter = reinterpret_cast<uint64_t*>(allocate(blocks * kFilterBlockWords * sizeof(uint64_t)));
+  std::fill(filter, filter + blocks * kFilterBlockWords, 0);
+  for (const uint64_t hash : rowHashes) {
+    uint64_t* block = filter + filterBlock(hash, blocks) * kFilterBlockWords;
+    forEachProbe(hash, [&](uint32_t bit) { block[bit / 64] |= uint64_t{1} << (bit % 64); });
+  }
+  auto* segment = new (allocate(sizeof(FrozenSegment))) FrozenSegment{entries, count, filter, blocks};
+  SkipList* next = newSkipList();
+  {
+    std::lock_guard lock(m_segmentsMutex);
+    m_frozen.push_back(segment);
+    m_active = next;
+  }
+  m_activeEntries = 0;
+  m_last = nullptr;
+  std::fill(m_finger, m_finger + kMaxHeight, m_active->head);
+}
+
+size_t Memstore::frozenSegmentCount() const {
+  std::lock_guard lock(m_segmentsMutex);
+  return m_frozen.size();
 }
 
 Memstore::~Memstore() {
@@ -88,8 +186,10 @@ char* Memstore::allocate(size_t bytes) {
     m_allocPtr = m_blocks.back().data;
     m_allocRemaining = blockSize;
   }
-  // Bytes in use, not blocks reserved: this is what triggers flushes.
-  m_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  // Bytes in use, not blocks reserved: this is what triggers flushes. One
+  // thread adds (add()'s contract), so a plain store does, not a locked add;
+  // the shared budget takes a locked one (a flush moves bytes out of it).
+  m_bytes.store(m_bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
   if (m_budget != nullptr) m_budget->active.fetch_add(bytes, std::memory_order_relaxed);
   char* result = m_allocPtr;
   m_allocPtr += bytes;
@@ -117,9 +217,9 @@ int Memstore::compare(const Node* a, BytesView key, uint64_t mvcc) {
   return a->mvcc > mvcc ? -1 : 1;  // newer first
 }
 
-Memstore::Node* Memstore::findGreaterOrEqual(BytesView key, uint64_t mvcc, Node** prev) const {
-  Node* x = m_head;
-  int level = m_maxHeight.load(std::memory_order_relaxed) - 1;
+Memstore::Node* Memstore::findGreaterOrEqual(const SkipList& list, BytesView key, uint64_t mvcc, Node** prev) {
+  Node* x = list.head;
+  int level = list.maxHeight.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->next(level);
     if (next != nullptr && compare(next, key, mvcc) < 0) {
@@ -132,23 +232,25 @@ Memstore::Node* Memstore::findGreaterOrEqual(BytesView key, uint64_t mvcc, Node*
   }
 }
 
-Memstore::Node* Memstore::findLessThan(BytesView key) const {
-  Node* x = m_head;
-  int level = m_maxHeight.load(std::memory_order_relaxed) - 1;
+Memstore::Node* Memstore::findLessThan(const SkipList& list, BytesView key) {
+  Node* x = list.head;
+  int level = list.maxHeight.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->next(level);
     if (next != nullptr && next->key().compare(key) < 0) {
       x = next;
     } else {
-      if (level == 0) return x == m_head ? nullptr : x;
+      if (level == 0) return x == list.head ? nullptr : x;
       --level;
     }
   }
 }
 
 void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
+  if (m_activeEntries >= m_segmentEntries) freezeActive();
+  SkipList& list = *m_active;
   Node* prev[kMaxHeight];
-  const int maxHeight = m_maxHeight.load(std::memory_order_relaxed);
+  const int maxHeight = list.maxHeight.load(std::memory_order_relaxed);
   if (m_last != nullptr && compare(m_last, key, mvcc) < 0) {
     // After the last entry added (a key-ordered load, its replay, a sorted
     // batch): its predecessors at each level are this entry's too, up to the
@@ -175,14 +277,14 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
       }
     }
   } else {
-    findGreaterOrEqual(key, mvcc, prev);
+    findGreaterOrEqual(list, key, mvcc, prev);
   }
   const int height = randomHeight();
   if (height > maxHeight) {
-    for (int i = maxHeight; i < height; ++i) prev[i] = m_head;
+    for (int i = maxHeight; i < height; ++i) prev[i] = list.head;
     // Readers that see the new height before the node find nullptr at the
     // new levels of the head, which is fine.
-    m_maxHeight.store(height, std::memory_order_relaxed);
+    list.maxHeight.store(height, std::memory_order_relaxed);
   }
   const size_t size = sizeof(Node) + sizeof(std::atomic<Node*>) * static_cast<size_t>(height) + key.size() + value.size();
   char* mem = allocate(size);
@@ -199,7 +301,8 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
   m_last = node;
   std::fill(m_finger, m_finger + height, node);
   std::copy(prev + height, prev + std::max(height, maxHeight), m_finger + height);
-  m_entries.fetch_add(1, std::memory_order_relaxed);
+  ++m_activeEntries;
+  m_entries.store(m_entries.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   // Keys come from the write path or the log, both well formed.
   if (key.size() >= kKeyTrailerSize) {
     const int64_t ts = timestampOfValidKey(key);
@@ -212,33 +315,43 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
 }
 
 bool Memstore::levelsInOrder() const {
-  for (int level = 0; level < m_maxHeight.load(std::memory_order_relaxed); ++level) {
-    const Node* x = m_head->next(level);
-    while (x != nullptr) {
-      const Node* next = x->next(level);
-      if (next != nullptr && compare(x, next->key(), next->mvcc) >= 0) return false;
-      x = next;
+  for (const SkipList* list : m_lists) {
+    for (int level = 0; level < list->maxHeight.load(std::memory_order_relaxed); ++level) {
+      const Node* x = list->head->next(level);
+      while (x != nullptr) {
+        const Node* next = x->next(level);
+        if (next != nullptr && compare(x, next->key(), next->mvcc) >= 0) return false;
+        x = next;
+      }
+    }
+  }
+  std::lock_guard lock(m_segmentsMutex);
+  for (const FrozenSegment* segment : m_frozen) {
+    for (size_t i = 1; i < segment->count; ++i) {
+      const Node* next = segment->entries[i];
+      if (compare(segment->entries[i - 1], next->key(), next->mvcc) >= 0) return false;
     }
   }
   return true;
 }
 
+// One skip list's entries visible at a read point.
 class MemstoreIterator final : public InternalIterator {
  public:
-  MemstoreIterator(const Memstore* memstore, uint64_t readPoint) : m_memstore(memstore), m_readPoint(readPoint) {}
+  MemstoreIterator(const Memstore::SkipList* list, uint64_t readPoint) : m_list(list), m_readPoint(readPoint) {}
 
   bool valid() const override { return m_node != nullptr; }
   void seekToFirst() override {
-    m_node = m_memstore->m_head->next(0);
+    m_node = m_list->head->next(0);
     settle();
   }
   void seek(BytesView target) override {
     // mvcc UINT64_MAX sorts first among equal keys, so this lands on the newest.
-    m_node = m_memstore->findGreaterOrEqual(target, UINT64_MAX, nullptr);
+    m_node = Memstore::findGreaterOrEqual(*m_list, target, UINT64_MAX, nullptr);
     settle();
   }
   void seekToLastRowBefore(BytesView bound) override {
-    Memstore::Node* last = m_memstore->findLessThan(bound);
+    Memstore::Node* last = Memstore::findLessThan(*m_list, bound);
     if (last == nullptr) {
       m_node = nullptr;
       return;
@@ -264,13 +377,86 @@ class MemstoreIterator final : public InternalIterator {
     while (m_node != nullptr && m_node->mvcc > m_readPoint) m_node = m_node->next(0);
   }
 
-  const Memstore* m_memstore;
+  const Memstore::SkipList* m_list;
   uint64_t m_readPoint;
   Memstore::Node* m_node = nullptr;
 };
 
-std::unique_ptr<InternalIterator> Memstore::newIterator(uint64_t readPoint) const {
-  return std::make_unique<MemstoreIterator>(this, readPoint);
+// One frozen segment's entries visible at a read point: as MemstoreIterator,
+// over the array by binary search.
+class FrozenSegmentIterator final : public InternalIterator {
+ public:
+  FrozenSegmentIterator(const Memstore::FrozenSegment* segment, uint64_t readPoint)
+      : m_segment(segment), m_readPoint(readPoint), m_pos(segment->count) {}
+
+  bool valid() const override { return m_pos < m_segment->count; }
+  void seekToFirst() override {
+    m_pos = 0;
+    settle();
+  }
+  void seek(BytesView target) override {
+    m_pos = lowerBound(target);
+    settle();
+  }
+  void seekToLastRowBefore(BytesView bound) override {
+    const size_t end = lowerBound(bound);
+    if (end == 0) {
+      m_pos = m_segment->count;
+      return;
+    }
+    const BytesView last = m_segment->entries[end - 1]->key();
+    seek(last.substr(0, escapedRowLength(last)));
+  }
+  void next() override {
+    const BytesView current = key();
+    ++m_pos;
+    while (m_pos < m_segment->count && m_segment->entries[m_pos]->key() == current) ++m_pos;
+    settle();
+  }
+  BytesView key() const override { return m_segment->entries[m_pos]->key(); }
+  BytesView value() const override { return m_segment->entries[m_pos]->value(); }
+  Status status() const override { return Status::ok(); }
+
+ private:
+  // The first entry whose key is >= target.
+  size_t lowerBound(BytesView target) const {
+    const Memstore::Node* const* begin = m_segment->entries;
+    const Memstore::Node* const* found = std::lower_bound(
+        begin, begin + m_segment->count, target,
+        [](const Memstore::Node* node, BytesView key) { return node->key() < key; });
+    return static_cast<size_t>(found - begin);
+  }
+  void settle() {
+    while (m_pos < m_segment->count && m_segment->entries[m_pos]->mvcc > m_readPoint) ++m_pos;
+  }
+
+  const Memstore::FrozenSegment* m_segment;
+  uint64_t m_readPoint;
+  size_t m_pos;
+};
+
+std::unique_ptr<InternalIterator> Memstore::newIterator(uint64_t readPoint, BytesView getRow) const {
+  std::vector<const FrozenSegment*> frozen;
+  const SkipList* active = nullptr;
+  {
+    std::lock_guard lock(m_segmentsMutex);
+    frozen = m_frozen;
+    active = m_active;
+  }
+  auto activeIterator = std::make_unique<MemstoreIterator>(active, readPoint);
+  if (frozen.empty()) return activeIterator;
+  // Newest first: where segments hold the same key, the newer one's entry
+  // (the higher mvcc) is the one the merge yields.
+  const uint64_t rowHash = getRow.empty() ? 0 : bloomHash(getRow);
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  children.reserve(frozen.size() + 1);
+  children.push_back(std::move(activeIterator));
+  for (auto it = frozen.rbegin(); it != frozen.rend(); ++it) {
+    if (!getRow.empty() && !(*it)->mayHoldRow(rowHash)) continue;
+    children.push_back(std::make_unique<FrozenSegmentIterator>(*it, readPoint));
+  }
+  if (children.size() == 1) return std::move(children.front());
+  return newMergingIterator(std::move(children));
 }
 
 }  // namespace keyscope::engine

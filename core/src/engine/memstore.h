@@ -1,12 +1,26 @@
 // Memstore: the in-memory sorted buffer of one region's family, between the
 // write-ahead log and the next flush.
 //
-// A skip list over an arena, after LevelDB's db/skiplist.h: entries are only
-// ever added, never changed or removed, so readers need no lock. Each entry
-// carries an mvcc number; a reader passes its read point and sees only
-// entries at or below it, which is what makes a batch appear all at once.
-// The same internal key added twice keeps both entries; iterators yield the
-// newest visible one (HBase: "only the last written is fetchable").
+// Entries go into a skip list over an arena, after LevelDB's db/skiplist.h:
+// entries are only ever added, never changed or removed, so readers need no
+// lock. Each entry carries an mvcc number; a reader passes its read point and
+// sees only entries at or below it, which is what makes a batch appear all at
+// once. The same internal key added twice keeps both entries; iterators yield
+// the newest visible one (HBase: "only the last written is fetchable").
+//
+// Segments, as HBase's in-memory flush (CompactingMemStore): when the skip
+// list taking adds holds segmentEntries entries, it is frozen into a sorted
+// array of its entries and a new, empty skip list takes the adds. A random
+// write searches a skip list of a few thousand entries, whose nodes stay in
+// the CPU's caches, instead of one of a whole memstore (hundreds of thousands
+// of nodes, a cache miss at nearly every step): measured, 2.4 us per add into
+// one skip list of 600,000 entries against 0.5 us with 16,384-entry segments.
+// Readers merge the segments (a heap, MergingIterator), newest first; what
+// stays in order is the entries' (key asc, mvcc desc), so a merge yields the
+// same as one skip list would. Each frozen segment keeps a bloom filter of its
+// rows, so a get searches only the segments that may hold its row: without
+// them a get over a full memstore (36 segments) took 57 us, against 3.3 us
+// in one skip list.
 //
 // Threads: add() by one writer at a time (the workspace's write lock);
 // iterators and approximateBytes() from any thread, concurrently with add().
@@ -36,8 +50,13 @@ struct MemstoreBudget {
 
 class Memstore {
  public:
+  static constexpr size_t kDefaultSegmentEntries = 16384;
+
   // budget: shared, as a scanner may keep a memstore beyond its workspace.
-  explicit Memstore(std::shared_ptr<MemstoreBudget> budget = nullptr);
+  // segmentEntries: the adds a skip list takes before it is frozen (tests
+  // lower it to exercise many segments).
+  explicit Memstore(std::shared_ptr<MemstoreBudget> budget = nullptr,
+                    size_t segmentEntries = kDefaultSegmentEntries);
   ~Memstore();
   Memstore(const Memstore&) = delete;
   Memstore& operator=(const Memstore&) = delete;
@@ -50,8 +69,11 @@ class Memstore {
   void markFlushing();
   void markFlushed();
 
-  // Entries with mvcc <= readPoint, newest first among equal keys, each key once.
-  std::unique_ptr<InternalIterator> newIterator(uint64_t readPoint) const;
+  // Entries with mvcc <= readPoint, newest first among equal keys, each key
+  // once. getRow: for a get, the row's rowStartKey(); frozen segments whose
+  // filter rules it out are left out (the iterator then holds that row's
+  // entries, and maybe others). Empty: every entry.
+  std::unique_ptr<InternalIterator> newIterator(uint64_t readPoint, BytesView getRow = {}) const;
 
   // Arena bytes in use: what a flush is triggered by.
   uint64_t approximateBytes() const { return m_bytes.load(std::memory_order_relaxed); }
@@ -64,23 +86,32 @@ class Memstore {
   // can see a marker sees this too.
   bool hasFamilyMarkers() const { return m_familyMarkers.load(std::memory_order_relaxed) != 0; }
 
-  // True when every level of the skip list is in entry order. Searches stay
-  // correct over a disordered upper level (level 0 decides), only slower, so
-  // tests of what reads return cannot see that kind of damage; this can.
+  // True when every level of every skip list is in entry order and every
+  // frozen segment too. Searches stay correct over a disordered upper level
+  // (level 0 decides), only slower, so tests of what reads return cannot see
+  // that kind of damage; this can.
   bool levelsInOrder() const;
+  // Frozen segments so far (tests).
+  size_t frozenSegmentCount() const;
 
   struct Node;
+  struct SkipList;
+  struct FrozenSegment;
 
  private:
   friend class MemstoreIterator;
+  friend class FrozenSegmentIterator;
   static constexpr int kMaxHeight = 12;
 
   char* allocate(size_t bytes);
+  SkipList* newSkipList();
   int randomHeight();
+  // Freezes the skip list taking adds into a segment and starts a new one.
+  void freezeActive();
   // Compares entry a (key, mvcc) with b: key asc, then mvcc desc.
   static int compare(const Node* a, BytesView key, uint64_t mvcc);
-  Node* findGreaterOrEqual(BytesView key, uint64_t mvcc, Node** prev) const;
-  Node* findLessThan(BytesView key) const;
+  static Node* findGreaterOrEqual(const SkipList& list, BytesView key, uint64_t mvcc, Node** prev);
+  static Node* findLessThan(const SkipList& list, BytesView key);
 
   // One arena block: zeroed pages mapped for this memstore alone.
   struct Block {
@@ -98,13 +129,20 @@ class Memstore {
 
   std::shared_ptr<MemstoreBudget> m_budget;
   BudgetState m_budgetState = BudgetState::kActive;
-  Node* m_head;
+  size_t m_segmentEntries;
+  // The skip list taking adds, and the frozen segments, oldest first. Both
+  // live in the arena, so they last as long as the memstore; readers take
+  // them under m_segmentsMutex (a freeze changes both at once).
+  SkipList* m_active = nullptr;
+  std::vector<const FrozenSegment*> m_frozen;
+  mutable std::mutex m_segmentsMutex;
+  std::vector<const SkipList*> m_lists;  // every skip list, for levelsInOrder()
+  size_t m_activeEntries = 0;            // add() only
   // add() only: the entry added last and, at each level, the node after which
   // an entry just after it would go (itself up to its height, its
   // predecessors above): where the search for an entry after it starts.
   Node* m_last = nullptr;
   Node* m_finger[kMaxHeight];
-  std::atomic<int> m_maxHeight{1};
   std::vector<Block> m_blocks;
   char* m_allocPtr = nullptr;
   size_t m_allocRemaining = 0;

@@ -4,7 +4,8 @@
 // files) swapped as a whole by flushes, compactions and alters; readers take a
 // shared_ptr to the current version and read it without further locking,
 // while the writer keeps adding to its active memstore (which is safe:
-// Memstore is a concurrent skip list with mvcc read points).
+// a Memstore is concurrent skip lists and frozen segments with mvcc read
+// points).
 //
 // A store file that a compaction or drop made obsolete stays readable until
 // the last version holding it is released; then its pages are queued for

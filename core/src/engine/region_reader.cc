@@ -105,18 +105,18 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
       return family.minVersions <= 0 && maxTs < ms.oldestUnexpiredTs;
     };
 
+    std::string getRowKey, columnKey, familyMarkerKey;
+    if (getRow != nullptr) getRowKey = rowStartKey(*getRow);
     std::vector<std::unique_ptr<InternalIterator>> children;
     bool mayHoldFamilyMarkers = false;  // in a source read: see seekToGetRow
     for (const Memstore* memstore : {version.active.get(), version.flushing.get()}) {
       if (memstore == nullptr || memstore->empty()) continue;
       if (outsideTime(memstore->minTimestamp(), memstore->maxTimestamp(), true)) continue;
       mayHoldFamilyMarkers = mayHoldFamilyMarkers || memstore->hasFamilyMarkers();
-      children.push_back(memstore->newIterator(m_settings.readPoint));
+      children.push_back(memstore->newIterator(m_settings.readPoint, getRowKey));
       if (report != nullptr) ++report->memstoresRead;
     }
-    std::string getRowKey, columnKey, familyMarkerKey;
     if (getRow != nullptr) {
-      getRowKey = rowStartKey(*getRow);
       if (ms.columns.size() == 1) {
         columnKey = getRowKey;
         columnKey += *ms.columns.begin();
