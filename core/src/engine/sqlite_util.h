@@ -51,7 +51,7 @@ class Statement {
   }
   // Binds without copying: `value` must stay alive and unchanged until the
   // statement is reset (run() and eachRow() reset it, which drops the binding).
-  // For large blobs (a log record, a page), which SQLite would copy first.
+  // For large blobs (a batch's log record), which SQLite would copy first.
   void bindBlobNoCopy(int index, BytesView value) {
     sqlite3_bind_blob64(m_stmt, index, value.data() != nullptr ? value.data() : "", value.size(), SQLITE_STATIC);
   }

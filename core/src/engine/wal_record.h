@@ -35,8 +35,9 @@ struct LogEntry {
 // Builds a record entry by entry, without copying the entries first.
 class LogRecordBuilder {
  public:
-  // bytesHint: about the record's size (recordBytesHint()), reserved up front
-  // so a batch's record is not copied as it grows.
+  // bytesHint: about the record's size (its families, keys and values, plus
+  // kEntryOverhead per entry), reserved up front so a batch's record is not
+  // copied as it grows.
   explicit LogRecordBuilder(size_t entryCount, size_t bytesHint = 0);
   // What an entry adds to a record besides its family, key and value, at
   // most: the region id and three lengths, as varints.
