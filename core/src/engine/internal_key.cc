@@ -8,13 +8,6 @@ namespace keyscope::engine {
 
 namespace {
 
-uint64_t readBigEndian64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  return v;
-}
-
 // The first 00 byte at or after `from`, or npos. Row keys and qualifiers are
 // mostly a few dozen bytes, where a plain loop beats a call to memchr (this
 // runs for every cell a read examines); longer fields go to memchr.
@@ -57,10 +50,6 @@ size_t escapedFieldEnd(BytesView key, size_t from) {
     i += 2;
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Writes esc(field) at p, which has room for 2 * field.size() + 2 bytes;
 // returns the end. Fields up to a few dozen bytes (rows, qualifiers) are
@@ -109,10 +98,8 @@ void appendInternalKey(std::string* out, BytesView row, BytesView qualifier, int
   out->resize(at + maxEscapedSize(row) + maxEscapedSize(qualifier) + kKeyTrailerSize);
   char* p = putEscaped(out->data() + at, row);
   p = putEscaped(p, qualifier);
-  uint64_t trailer = ~static_cast<uint64_t>(ts);
-  if constexpr (std::endian::native == std::endian::little) trailer = __builtin_bswap64(trailer);
-  std::memcpy(p, &trailer, sizeof trailer);
-  p[sizeof trailer] = static_cast<char>(~static_cast<uint8_t>(type));
+  storeBigEndian64(p, ~static_cast<uint64_t>(ts));
+  p[8] = static_cast<char>(~static_cast<uint8_t>(type));
   out->resize(static_cast<size_t>(p + kKeyTrailerSize - out->data()));
 }
 
@@ -173,7 +160,7 @@ bool parseInternalKeyAfterRow(BytesView key, size_t rowEnd, ParsedKey* parsed) {
   for (; zero != std::string::npos; zero = findZero(qualifierBody, zero + 2)) {
     if (zero + 1 >= qualifierBody.size() || static_cast<uint8_t>(qualifierBody[zero + 1]) != 0xff) return false;
   }
-  const uint64_t ts = ~readBigEndian64(key.data() + qualifierEnd);
+  const uint64_t ts = ~loadBigEndian64(key.data() + qualifierEnd);
   if (ts > static_cast<uint64_t>(kLatestTimestamp)) return false;
   const auto type = static_cast<uint8_t>(~static_cast<uint8_t>(key[qualifierEnd + 8]));
   switch (static_cast<CellType>(type)) {

@@ -13,12 +13,11 @@
 // Pure functions; thread-safe.
 #pragma once
 
-#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 
+#include "engine/big_endian.h"
 #include "keyscope/bytes.h"
 #include "keyscope/cell.h"
 
@@ -66,10 +65,7 @@ bool parseInternalKeyAfterRow(BytesView key, size_t rowLength, ParsedKey* parsed
 // The timestamp of a key already known to be well formed (a memstore entry):
 // read from its fixed-size trailer. REQUIRES: key.size() >= kKeyTrailerSize.
 inline int64_t timestampOfValidKey(BytesView key) {
-  uint64_t v;
-  std::memcpy(&v, key.data() + key.size() - kKeyTrailerSize, sizeof v);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  return static_cast<int64_t>(~v);
+  return static_cast<int64_t>(~loadBigEndian64(key.data() + key.size() - kKeyTrailerSize));
 }
 
 // Length of esc(row) at the start of `key` (terminator included), or 0 when

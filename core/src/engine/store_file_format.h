@@ -126,6 +126,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/big_endian.h"
+
 namespace keyscope::engine::format {
 
 // Why 4 KiB: a measured prototype spent ~70 us decompressing a whole 64 KiB
@@ -180,32 +182,14 @@ inline void putBigEndian32(std::string* out, uint32_t v) {
   out->append(buf, 4);
 }
 
+using engine::loadBigEndian32;
+using engine::loadBigEndian64;
+using engine::storeBigEndian64;
+
 inline void putBigEndian64(std::string* out, uint64_t v) {
   char buf[8];
-  for (int i = 7; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-  out->append(buf, 8);
-}
-
-inline void storeBigEndian64(char* p, uint64_t v) {
-  for (int i = 7; i >= 0; --i) {
-    p[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-}
-
-// REQUIRES: p points at 4 (8) readable bytes.
-inline uint32_t loadBigEndian32(const char* p) {
-  return (uint32_t{static_cast<uint8_t>(p[0])} << 24) | (uint32_t{static_cast<uint8_t>(p[1])} << 16) |
-         (uint32_t{static_cast<uint8_t>(p[2])} << 8) | uint32_t{static_cast<uint8_t>(p[3])};
-}
-
-inline uint64_t loadBigEndian64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
+  storeBigEndian64(buf, v);
+  out->append(buf, sizeof buf);
 }
 
 // --- varints (LEB128: 7 bits per byte, low groups first) ---

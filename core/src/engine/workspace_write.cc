@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/big_endian.h"
 #include "engine/internal_key.h"
 #include "engine/workspace_impl.h"
 
@@ -65,19 +66,9 @@ const FamilyOptions* requireFamily(const Table& table, std::string_view family, 
   return options;
 }
 
-uint64_t readBigEndian64(BytesView v) {
-  uint64_t x = 0;
-  for (char c : v) x = (x << 8) | static_cast<uint8_t>(c);
-  return x;
-}
-
 Bytes bigEndian64(int64_t value) {
   Bytes out(8, '\0');
-  auto u = static_cast<uint64_t>(value);
-  for (int i = 7; i >= 0; --i) {
-    out[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
-    u >>= 8;
-  }
+  storeBigEndian64(out.data(), static_cast<uint64_t>(value));
   return out;
 }
 
@@ -453,7 +444,7 @@ Result<std::vector<Cell>> WorkspaceImpl::increment(std::string_view tableName, c
       if (cell.value.size() != 8)
         return Status::invalidArgument("Field is not a long, it's " + std::to_string(cell.value.size()) +
                                        " bytes wide (" + column.first + ":" + toStringBinary(column.second) + ")");
-      value = static_cast<int64_t>(readBigEndian64(cell.value));
+      value = static_cast<int64_t>(loadBigEndian64(cell.value.data()));  // 8 bytes: checked above
       ts = std::max(now, cell.timestamp + 1);  // HRegion.reckonDelta: never behind the old cell
     }
     // Two's complement wrap-around, as Java's long addition.
