@@ -145,6 +145,7 @@ class TestRegionBar : public QObject {
     QCOMPARE(labels.at(1), QStringLiteral("server 1\n1 region"));
     QCOMPARE(labels.at(2), QStringLiteral("server 2\n1 region"));
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(bar.plot()->xAxis->ticker());
+    QVERIFY(ticker != nullptr);  // the bar's axis names its servers with a text ticker
     QCOMPARE(ticker->ticks().size(), 3);
     QCOMPARE(ticker->ticks().value(0.25), QStringLiteral("server 0\n2 regions"));
 
@@ -333,8 +334,11 @@ class TestRegionBar : public QObject {
     // The merged region hangs under both daughters, which hang under the first region.
     root = view.lineageTree()->topLevelItem(0);
     QCOMPARE(root->childCount(), 2);
-    const QTreeWidgetItem* firstChild = root->child(0)->child(0);
-    const QTreeWidgetItem* secondChild = root->child(1)->child(0);
+    const QTreeWidgetItem* firstDaughter = root->child(0);
+    const QTreeWidgetItem* secondDaughter = root->child(1);
+    QVERIFY(firstDaughter != nullptr && secondDaughter != nullptr);
+    const QTreeWidgetItem* firstChild = firstDaughter->child(0);
+    const QTreeWidgetItem* secondChild = secondDaughter->child(0);
     QVERIFY(firstChild != nullptr && secondChild != nullptr);
     QCOMPARE(firstChild->text(0), QStringLiteral("region %1").arg(merged));
     QCOMPARE(secondChild->text(1), QStringLiteral("merge"));
