@@ -258,7 +258,7 @@ TEST(ReadReport, AGetOfNamedColumnsSeeksStraightToThem) {
     EngineFixture fx(quiet());
     fx.createTable("t", {familyOf("f").versions(3)});
     for (int i = 0; i < 200; ++i) {
-      char q[8];
+      char q[16];  // room for any int, so GCC sees no truncation
       std::snprintf(q, sizeof q, "f:%03d", i);
       fx.put("t", "a", q, 10, "v" + std::to_string(i));
       fx.put("t", "a", q, 20, "w" + std::to_string(i));
@@ -288,7 +288,7 @@ TEST(ReadReport, AGetOfANamedColumnReadsOnlyItsBlockUnlessAFamilyMarkerMayPreced
   fx.createTable("t", {familyOf("f")});
   const std::string padding(100, 'x');
   for (int i = 0; i < 200; ++i) {
-    char q[8];
+    char q[16];  // room for any int, so GCC sees no truncation
     std::snprintf(q, sizeof q, "f:%03d", i);
     fx.put("t", "a", q, 10, "v" + std::to_string(i) + padding);
   }
