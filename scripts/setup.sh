@@ -43,3 +43,34 @@ keyscope_build() {
   cmake -S "$KEYSCOPE_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
   cmake --build "$dir" --parallel "$(keyscope_jobs)"
 }
+
+# keyscope_test_config VARIANT: the test build of VARIANT (plain, sanitize or
+# tsan), for scripts/test and scripts/crash-loop alike, so a build directory
+# is always configured one way (two ways would rebuild it whole at each
+# switch). Sets test_dir and test_cmake_args, for keyscope_build with
+# RelWithDebInfo.
+keyscope_test_config() {
+  # Tests need line numbers in backtraces, not a debugger's full view of
+  # every variable: -g1 (line tables) takes a fifth off the compile time.
+  local flags="-O2 -g1 -DNDEBUG" extra=()
+  case "$1" in
+    plain) test_dir="$KEYSCOPE_ROOT/build/test" ;;
+    sanitize)
+      # -O1, as the sanitizers' own documentation advises: with -g1,
+      # compiling takes about half as long as at -O2 -g, the tests ~10%
+      # longer. The benchmarks are built (and checked) by the plain build.
+      test_dir="$KEYSCOPE_ROOT/build/asan"
+      flags="-O1 -g1 -DNDEBUG"
+      extra=("-DKEYSCOPE_SANITIZE=address;undefined" -DKEYSCOPE_BUILD_BENCH=OFF)
+      ;;
+    tsan)
+      # Qt is not built with TSan (its own threads would be reported), so the
+      # TSan build leaves the GUI out.
+      test_dir="$KEYSCOPE_ROOT/build/tsan"
+      flags="-O1 -g1 -DNDEBUG"
+      extra=("-DKEYSCOPE_SANITIZE=thread" -DKEYSCOPE_BUILD_GUI=OFF -DKEYSCOPE_BUILD_BENCH=OFF)
+      ;;
+    *) echo "keyscope_test_config: unknown variant '$1'" >&2; return 2 ;;
+  esac
+  test_cmake_args=(-DKEYSCOPE_BUILD_TESTS=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" "${extra[@]}")
+}
