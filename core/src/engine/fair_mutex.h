@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <shared_mutex>
 
 namespace keyscope::engine {
 
@@ -36,6 +37,35 @@ class FairMutex {
   std::condition_variable m_turn;
   uint64_t m_nextTicket = 0;  // under m_mutex
   uint64_t m_serving = 0;     // under m_mutex
+};
+
+// FairSharedMutex: a shared mutex whose exclusive lockers are not starved.
+//
+// std::shared_mutex (glibc's rwlock, reader-preferring) lets a new shared
+// locker in while an exclusive one waits, so two background workers taking
+// turns with shared locks could keep a split or a DDL waiting for good. Here
+// every locker passes a FairMutex turnstile first; an exclusive locker keeps
+// it while it waits for the shared holders to leave, so no new one enters.
+//
+// Threads: any; Lockable and SharedLockable (std::lock_guard,
+// std::shared_lock). Not recursive, shared locks included.
+class FairSharedMutex {
+ public:
+  void lock() {
+    std::lock_guard turn(m_turnstile);
+    m_mutex.lock();
+  }
+  void unlock() { m_mutex.unlock(); }
+
+  void lock_shared() {
+    std::lock_guard turn(m_turnstile);
+    m_mutex.lock_shared();
+  }
+  void unlock_shared() { m_mutex.unlock_shared(); }
+
+ private:
+  FairMutex m_turnstile;
+  std::shared_mutex m_mutex;
 };
 
 }  // namespace keyscope::engine

@@ -129,8 +129,14 @@ struct Region {
   std::atomic<bool> retired{false};
   std::atomic<int64_t> flushedSeq{0};
   // The log position of a flush whose memstores are switched out but not yet
-  // recorded (-1: none); a retry after a failure reuses it. Under m_maintenance.
+  // recorded (-1: none); a retry after a failure reuses it. Under
+  // `flushing`, or m_maintenance held exclusively.
   int64_t pendingFlushSeq = -1;
+  // Held by a flush, and by a compaction, of this region, each under a shared
+  // m_maintenance (workspace_impl.h): one flush and one compaction at a time,
+  // which may run together.
+  std::mutex flushing;
+  std::mutex compacting;
   std::map<std::string, std::shared_ptr<Store>, std::less<>> stores;  // by family name
 
   bool containsRow(BytesView row) const {

@@ -1,16 +1,22 @@
 // WorkspaceImpl: the engine behind keyscope::Workspace.
 //
 // Locks, always taken in this order, each held briefly:
-//   m_maintenance  DDL, flushes and compactions (one at a time)
+//   m_maintenance  exclusive: DDL, splits, merges, region moves; shared:
+//                  flushes and compactions, which then take their region's
+//                  flushing or compacting mutex (Region), in that order
 //   m_write        the single writer: log append + memstore apply + read point
 //   m_db           the catalog's SQLite connection
 //   m_tablesMutex  the name -> Table map (readers copy a shared_ptr out)
 // Reads take none of the first three: they copy the Table and store versions
 // they need and read memstores below the published read point.
 //
-// Background work (flushes, compactions, the async log, deleting obsolete
-// pages) runs on one thread, m_worker, fed by a queue; SQLite's checkpoints
-// on another (m_checkpointer).
+// Background work (flushes, compactions, splits, the async log, deleting
+// obsolete pages) runs on kBackgroundWorkers threads fed by one queue, as
+// HBase's region servers flush and compact on threads of their own: two
+// regions compact at once, and a region flushes while it compacts. Both
+// workers take a queued flush before anything else, so writers held back by
+// memstore pressure wait for a flush, not behind compactions. SQLite's
+// checkpoints run on another thread (m_checkpointer).
 #pragma once
 
 #include <atomic>
@@ -174,7 +180,11 @@ class WorkspaceImpl final : public Workspace {
                                              std::optional<RowResultLimits> rowLimits) const;
 
   // Background work (workspace_maintenance.cc).
-  void workerLoop();
+  // index 0 also does the idle housekeeping (the async log's retries, ...).
+  void workerLoop(size_t index);
+  // The next task to run: the oldest flush, else the oldest task.
+  // REQUIRES: m_queueMutex, a non-empty queue.
+  Task takeNextTaskLocked();
   std::future<Status> enqueue(TaskKind kind, int64_t regionId, bool wantResult);
   Status runTask(const Task& task);
   // After a task ran: the flush attempts writers wait on, the first failure
@@ -185,7 +195,8 @@ class WorkspaceImpl final : public Workspace {
   uint64_t flushAttemptsLocked(int64_t regionId) const;
   Status flushFailureSinceLocked(int64_t regionId, uint64_t attempts) const;
   Status flushRegion(const std::shared_ptr<Region>& region);
-  // REQUIRES: m_maintenance held.
+  // REQUIRES: m_maintenance held exclusively, or shared with the region's
+  // flushing mutex.
   Status flushRegionLocked(const std::shared_ptr<Region>& region);
   // The log position through which every record is in store files: the
   // oldest flushed position of a region still holding writes in memory, or
@@ -255,7 +266,7 @@ class WorkspaceImpl final : public Workspace {
   std::unique_ptr<BlockDecodePool> m_readahead;
   std::shared_ptr<ObsoleteFiles> m_obsolete = std::make_shared<ObsoleteFiles>();
 
-  mutable std::mutex m_maintenance;
+  mutable FairSharedMutex m_maintenance;
   mutable std::mutex m_write;
   mutable FairMutex m_db;  // fair: see fair_mutex.h
   mutable std::mutex m_tablesMutex;
@@ -279,7 +290,8 @@ class WorkspaceImpl final : public Workspace {
   std::atomic<bool> m_clockFixed{false};
   std::atomic<int64_t> m_fixedNow{0};
 
-  std::thread m_worker;
+  static constexpr size_t kBackgroundWorkers = 2;
+  std::vector<std::thread> m_workers;
   std::mutex m_queueMutex;
   std::condition_variable m_queueCv;
   std::condition_variable m_idleCv;
@@ -293,7 +305,7 @@ class WorkspaceImpl final : public Workspace {
   std::atomic<bool> m_balancerOn{true};
   std::optional<int64_t> m_lastBalanceMillis;  // under m_maintenance
   std::unique_ptr<stats::StatsRecorder> m_stats;
-  bool m_busy = false;
+  size_t m_running = 0;  // tasks the workers are running (under m_queueMutex)
   bool m_stopping = false;
   Status m_backgroundError;  // first failure of unattended work (under m_queueMutex)
   // Per region: flushes finished and the last one's outcome (under m_queueMutex).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <shared_mutex>
 
 #include "engine/compactor.h"
 #include "engine/merging_iterator.h"
@@ -90,13 +91,38 @@ std::future<Status> WorkspaceImpl::enqueue(TaskKind kind, int64_t regionId, bool
   }
   {
     std::lock_guard lock(m_queueMutex);
+    const auto sameRegion = [&](const Task& t) { return t.regionId == regionId; };
+    const auto isCompaction = [](const Task& t) {
+      return t.kind == TaskKind::kMinorCompaction || t.kind == TaskKind::kMajorCompaction;
+    };
+    // A compaction the engine asks for while one of the region waits to start
+    // is that one: it chooses its files when it runs. A major compaction
+    // takes the place of the engine's minor ones still waiting: it rewrites
+    // every file they would merge, and they would only delay it.
+    if (kind == TaskKind::kMinorCompaction && !wantResult &&
+        std::any_of(m_queue.begin(), m_queue.end(), [&](const Task& t) { return sameRegion(t) && isCompaction(t); })) {
+      return future;
+    }
+    if (kind == TaskKind::kMajorCompaction) {
+      std::erase_if(m_queue, [&](const Task& t) {
+        return sameRegion(t) && t.kind == TaskKind::kMinorCompaction && t.done == nullptr;
+      });
+    }
     m_queue.push_back(std::move(task));
   }
   m_queueCv.notify_one();
   return future;
 }
 
-void WorkspaceImpl::workerLoop() {
+WorkspaceImpl::Task WorkspaceImpl::takeNextTaskLocked() {
+  auto next = std::find_if(m_queue.begin(), m_queue.end(), [](const Task& t) { return t.kind == TaskKind::kFlush; });
+  if (next == m_queue.end()) next = m_queue.begin();
+  Task task = std::move(*next);
+  m_queue.erase(next);
+  return task;
+}
+
+void WorkspaceImpl::workerLoop(size_t index) {
   while (true) {
     Task task;
     {
@@ -104,6 +130,7 @@ void WorkspaceImpl::workerLoop() {
       m_queueCv.wait_for(lock, std::chrono::milliseconds(500), [this] { return m_stopping || !m_queue.empty(); });
       if (m_queue.empty()) {
         if (m_stopping) return;
+        if (index != 0) continue;
         lock.unlock();
         // Asynchronously logged batches whose commit failed (a full disk)
         // wait in memory; they are retried here until they are in the log.
@@ -114,15 +141,14 @@ void WorkspaceImpl::workerLoop() {
         m_readers->dropIdleSnapshots();  // so checkpoints can pass them (reader_pool.h)
         continue;
       }
-      task = std::move(m_queue.front());
-      m_queue.pop_front();
+      task = takeNextTaskLocked();
       // No longer waiting: a write that passes the flush size from here on
       // queues the next flush (erasing only after this one ran lost that
       // request, and a writer held back by memstore pressure waited out its
       // one-second timeout).
       if (task.kind == TaskKind::kFlush) m_flushQueued.erase(task.regionId);
       if (m_stopping && task.done == nullptr && task.kind != TaskKind::kSyncLog) continue;  // the log holds it all
-      m_busy = true;
+      ++m_running;
     }
     Status status = runTask(task);
     if (task.kind == TaskKind::kFlush) {
@@ -135,7 +161,7 @@ void WorkspaceImpl::workerLoop() {
     recordOutcome(task, status);
     {
       std::lock_guard lock(m_queueMutex);
-      m_busy = false;
+      --m_running;
     }
     if (task.done != nullptr) task.done->set_value(status);
     m_idleCv.notify_all();
@@ -156,6 +182,9 @@ Status WorkspaceImpl::runTask(const Task& task) {
   if (task.kind == TaskKind::kFlush) return inContext(flushRegion(region), "flushing " + where);
   if (task.kind == TaskKind::kSplit) {
     Result<std::vector<int64_t>> daughters = splitRegionAs(region->id, std::nullopt, RegionOrigin::kSizeSplit, true);
+    // Split meanwhile, by the split that queued this one again as it flushed:
+    // the other worker ran that one while this task waited for it.
+    if (!daughters && daughters.status().code() == Status::Code::kNotFound) return Status::ok();
     return inContext(daughters.status(), "splitting " + where);
   }
   const bool major = task.kind == TaskKind::kMajorCompaction;
@@ -276,9 +305,10 @@ int64_t WorkspaceImpl::logTruncationPointLocked(const Region* installing) const 
 }
 
 Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
-  std::lock_guard maintenance(m_maintenance);
+  std::shared_lock maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
+  std::lock_guard flushing(region->flushing);
   // A retry of a flush that failed (a full disk, say) writes the memstores
   // switched out then; what was written since follows, as a flush takes all.
   const bool retry = region->pendingFlushSeq >= 0;
@@ -370,9 +400,10 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
 
 Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, const std::string& family, bool major,
                                    bool requested) {
-  std::lock_guard maintenance(m_maintenance);
+  std::shared_lock maintenance(m_maintenance);
   std::shared_ptr<Region> region = regionById(staleRegion->id);
   if (region == nullptr) return Status::ok();
+  std::lock_guard compacting(region->compacting);
   const auto storeIt = region->stores.find(family);
   if (storeIt == region->stores.end()) return Status::ok();
   const std::shared_ptr<Store> store = storeIt->second;
@@ -472,7 +503,7 @@ Status WorkspaceImpl::compact(std::string_view table, bool major) {
 
 Status WorkspaceImpl::waitForBackgroundWork() {
   std::unique_lock lock(m_queueMutex);
-  m_idleCv.wait(lock, [this] { return m_queue.empty() && !m_busy; });
+  m_idleCv.wait(lock, [this] { return m_queue.empty() && m_running == 0; });
   return std::exchange(m_backgroundError, Status::ok());
 }
 

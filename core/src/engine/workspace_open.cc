@@ -98,13 +98,13 @@ WorkspaceImpl::WorkspaceImpl(std::unique_ptr<Catalog> catalog, const OpenOptions
       m_stats(std::make_unique<stats::StatsRecorder>()) {}
 
 WorkspaceImpl::~WorkspaceImpl() {
-  if (m_worker.joinable()) {
+  if (!m_workers.empty()) {
     {
       std::lock_guard lock(m_queueMutex);
       m_stopping = true;
     }
     m_queueCv.notify_all();
-    m_worker.join();
+    for (std::thread& worker : m_workers) worker.join();
   }
   // Acknowledged async writes reach the log before the file closes.
   (void)syncAsyncLog();
@@ -288,7 +288,7 @@ Status WorkspaceImpl::load() {
   });
   m_catalog->onLogCommit([checkpointer = m_checkpointer.get()](int pages) { checkpointer->logCommitted(pages); });
 
-  m_worker = std::thread([this] { workerLoop(); });
+  for (size_t i = 0; i < kBackgroundWorkers; ++i) m_workers.emplace_back([this, i] { workerLoop(i); });
   for (const auto& [id, region] : m_regions) maybeScheduleFlush(*region);
   return Status::ok();
 }

@@ -23,6 +23,9 @@
 // A merge flushes both regions at one log position, then moves their store
 // files (no rewrite: each lies inside the merged range) to the new region.
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <future>
 #include <limits>
 #include <optional>
 
@@ -243,6 +246,15 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   std::vector<Written> written;
   std::vector<Moved> moved;
   std::vector<std::shared_ptr<LiveStoreFile>> parentFiles;  // rewritten, so retired
+  // The two halves are written at once, the high one on a thread of its own:
+  // each is a merge of the same inputs, the split holds every flush of the
+  // workspace back while it runs, and a background worker is a core.
+  using WrittenFile = Result<std::shared_ptr<LiveStoreFile>>;
+  const auto writeHalves = [](const std::function<WrittenFile(int)>& writeHalf) {
+    std::future<WrittenFile> high = std::async(std::launch::async, writeHalf, 1);
+    WrittenFile low = writeHalf(0);
+    return std::array<WrittenFile, 2>{std::move(low), high.get()};
+  };
   auto abandon = [&](Status s) -> Status {
     for (const Written& w : written) {
       if (w.low) w.low->obsolete.store(true);
@@ -270,7 +282,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
       else rewritten.push_back(f);
     }
     if (!rewritten.empty()) {
-      for (int half = 0; half < 2; ++half) {
+      auto files = writeHalves([&](int half) -> WrittenFile {
         LeasedPageSource pages(m_readers.get());
         const ReadContext context{&pages, nullptr, /*fillCache=*/false};
         std::vector<std::unique_ptr<InternalIterator>> children;
@@ -278,10 +290,13 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
         RangeIterator source(newMergingIterator(std::move(children)), half == 0 ? lowStart : splitKey,
                              half == 0 ? splitKey : std::string());
         const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
-        Result<std::shared_ptr<LiveStoreFile>> file =
-            writeFile(label, source, version->options, MatchMode::kMinorCompaction, newestSeq, &pages);
-        if (!file) return abandon(file.status());
-        (half == 0 ? out.low : out.high) = *file;
+        return writeFile(label, source, version->options, MatchMode::kMinorCompaction, newestSeq, &pages);
+      });
+      if (files[0]) out.low = *files[0];
+      if (files[1]) out.high = *files[1];
+      if (!files[0] || !files[1]) {
+        written.push_back(std::move(out));  // so abandon() retires the half that was written
+        return abandon(!files[0] ? files[0].status() : files[1].status());
       }
       parentFiles.insert(parentFiles.end(), rewritten.begin(), rewritten.end());
     }
@@ -302,16 +317,17 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     const auto version = store->current();
     if (version->flushing == nullptr) continue;
     Written out{family, nullptr, nullptr};
-    for (int half = 0; half < 2; ++half) {
+    auto files = writeHalves([&](int half) -> WrittenFile {
       RangeIterator source(version->flushing->newIterator(std::numeric_limits<uint64_t>::max()),
                            half == 0 ? lowStart : splitKey, half == 0 ? splitKey : std::string());
       const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
-      Result<std::shared_ptr<LiveStoreFile>> file =
-          writeFile(label, source, version->options, MatchMode::kMinorCompaction, daughtersFlushedSeq);
-      if (!file) return abandon(file.status());  // the parent's next flush retries the switched memstores
-      (half == 0 ? out.low : out.high) = *file;
-    }
+      return writeFile(label, source, version->options, MatchMode::kMinorCompaction, daughtersFlushedSeq);
+    });
+    if (files[0]) out.low = *files[0];
+    if (files[1]) out.high = *files[1];
     written.push_back(std::move(out));
+    // On failure the parent's next flush retries the switched memstores.
+    if (!files[0] || !files[1]) return abandon(!files[0] ? files[0].status() : files[1].status());
   }
 
   syncPoint("split:before-swap");
