@@ -15,8 +15,10 @@
 // HBase's region servers flush and compact on threads of their own: two
 // regions compact at once, and a region flushes while it compacts. Both
 // workers take a queued flush before anything else, so writers held back by
-// memstore pressure wait for a flush, not behind compactions. SQLite's
-// checkpoints run on another thread (m_checkpointer).
+// memstore pressure wait behind at most the tasks already running, not the
+// whole queue (no blocking-store-files guard yet: with compactions behind,
+// a store's file count can grow). SQLite's checkpoints run on another
+// thread (m_checkpointer).
 #pragma once
 
 #include <atomic>
