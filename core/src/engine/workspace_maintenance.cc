@@ -407,25 +407,33 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   const auto storeIt = region->stores.find(family);
   if (storeIt == region->stores.end()) return Status::ok();
   const std::shared_ptr<Store> store = storeIt->second;
-  const auto version = store->current();
-  if (Status s = version->damage(); !s) return s;  // never folded into a new file
-  if (version->files.empty() || (!major && version->files.size() < kCompactionMinFiles)) return Status::ok();
-
   std::vector<std::shared_ptr<LiveStoreFile>> selected;
-  if (major) {
-    selected = version->files;
-  } else {
-    std::vector<CompactionCandidate> oldestFirst;
-    for (size_t i = version->files.size(); i-- > 0;) {
-      const StoreFileMeta& meta = version->files[i]->reader->meta();
-      oldestFirst.push_back({i, meta.storedBytes, meta.firstKey, meta.lastKey});
+  FamilyOptions options;
+  {
+    // The version is let go of before the merge: it holds the memstores too,
+    // and one flushed meanwhile would stay mapped until the merge ends, no
+    // longer counted against the workspace's memstore limit (a compaction
+    // beside a load's flushes held up to a whole memstore's worth more).
+    const auto version = store->current();
+    if (Status s = version->damage(); !s) return s;  // never folded into a new file
+    if (version->files.empty() || (!major && version->files.size() < kCompactionMinFiles)) return Status::ok();
+    options = version->options;
+    if (major) {
+      selected = version->files;
+    } else {
+      std::vector<CompactionCandidate> oldestFirst;
+      for (size_t i = version->files.size(); i-- > 0;) {
+        const StoreFileMeta& meta = version->files[i]->reader->meta();
+        oldestFirst.push_back({i, meta.storedBytes, meta.firstKey, meta.lastKey});
+      }
+      // Asked for (compact 't'): every qualifying run is merged.
+      std::vector<size_t> picked = selectMinorCompaction(oldestFirst, /*leaveDisjointRuns=*/!requested);
+      std::sort(picked.begin(), picked.end());  // newest first, as in the version
+      for (size_t i : picked) selected.push_back(version->files[i]);
     }
-    // Asked for (compact 't'): every qualifying run is merged.
-    std::vector<size_t> picked = selectMinorCompaction(oldestFirst, /*leaveDisjointRuns=*/!requested);
-    std::sort(picked.begin(), picked.end());  // newest first, as in the version
-    for (size_t i : picked) selected.push_back(version->files[i]);
   }
   if (selected.empty() || (!major && selected.size() < 2)) return Status::ok();
+  syncPoint("compaction:merge");
 
   LeasedPageSource pages(m_readers.get());
   const ReadContext context{&pages, nullptr, /*fillCache=*/false};
@@ -437,7 +445,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   }
   auto source = newMergingIterator(std::move(children));
   Result<std::shared_ptr<LiveStoreFile>> output =
-      writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, version->options,
+      writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, options,
                 major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq, &pages);
   source.reset();
   pages.release();
