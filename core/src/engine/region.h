@@ -5,7 +5,10 @@
 // shared_ptr to the current version and read it without further locking,
 // while the writer keeps adding to its active memstore (which is safe:
 // a Memstore is concurrent skip lists and frozen segments with mvcc read
-// points).
+// points). A version keeps its memstores' memory alive too, flushed or not:
+// long work (a compaction's merge) copies out what it needs of a version and
+// lets the version go, or a memstore flushed meanwhile stays mapped though
+// the memstore limit no longer counts it.
 //
 // A store file that a compaction or drop made obsolete stays readable until
 // the last version holding it is released; then its pages are queued for
