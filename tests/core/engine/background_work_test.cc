@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <string>
 
 #include "engine/sync_point.h"
 #include "engine_test_util.h"
@@ -20,8 +21,8 @@ constexpr auto kPatience = std::chrono::seconds(30);
 // Holds the first thread to pass a sync point until released.
 class HeldPoint {
  public:
-  explicit HeldPoint(std::string_view heldPoint)
-      : m_points([this, heldPoint](std::string_view point) {
+  explicit HeldPoint(std::string heldPoint)
+      : m_points([this, heldPoint = std::move(heldPoint)](std::string_view point) {
           if (point != heldPoint || m_held.exchange(true)) return;
           m_reached.set_value();
           m_released.wait_for(kPatience);  // bounded: a failing test ends
@@ -107,7 +108,8 @@ TEST(BackgroundWork, AMemstoreFlushedWhileItsRegionCompactsGoesBackToTheSystem) 
     fx.flush("t");
   }
 
-  // What the merge is about to start with, the writes that follow included.
+  // The compaction is held once it has chosen its files, before its merge;
+  // the writes below and their flush happen meanwhile.
   HeldPoint held("compaction:merge");
   auto compaction = std::async(std::launch::async, [&] { return fx.ws().compact("t", /*major=*/true); });
   ASSERT_TRUE(held.reached()) << "the major compaction never started";
