@@ -6,9 +6,10 @@
 // while the writer keeps adding to its active memstore (which is safe:
 // a Memstore is concurrent skip lists and frozen segments with mvcc read
 // points). A version keeps its memstores' memory alive too, flushed or not:
-// long work (a compaction's merge) copies out what it needs of a version and
-// lets the version go, or a memstore flushed meanwhile stays mapped though
-// the memstore limit no longer counts it.
+// long work that a flush may run beside (a compaction's merge) copies out
+// what it needs of a version and lets the version go, or a memstore flushed
+// meanwhile stays mapped though the memstore limit no longer counts it. (A
+// split may hold one: it holds m_maintenance exclusively, so no flush runs.)
 //
 // A store file that a compaction or drop made obsolete stays readable until
 // the last version holding it is released; then its pages are queued for
