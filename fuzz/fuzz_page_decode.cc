@@ -7,8 +7,9 @@
 //      decompression and sizes are reached (bit 7: seeded as format 3 seeds
 //      a file's first block, else with 0)
 //   2  the rest describes cells, written by StoreFileWriter into pages
-//      (bit 2: format 1, else bit 7: format 2, else format 3; bit 3: zstd;
-//      bit 4: ROWCOL bloom; bits 5-6: page size), then damaged by edits that
+//      (bits 2 and 7: format 4, bit 2 alone: format 1, bit 7 alone: format 2,
+//      neither: the newest format; bit 3: zstd; bit 4: ROWCOL bloom; bits 5-6:
+//      BLOCKSIZE, and the newest format's page size), then damaged by edits that
 //      follow the cells (see applyEdit) with every checksum recomputed, and
 //      read back
 //   3  the same, with the edits made to the decompressed entries and the
@@ -146,7 +147,8 @@ class MemoryPages final : public engine::PageSink, public engine::PageSource {
   keyscope::Status readRange(int64_t, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
     out->clear();
     const auto page = pages.find(pageNo);
-    if (page == pages.end()) return keyscope::Status::notFound("no page " + std::to_string(pageNo));
+    // As SqlitePageSource says of a missing row.
+    if (page == pages.end()) return keyscope::Status::corruption("page " + std::to_string(pageNo) + " is missing");
     if (offset <= page->second.size()) out->assign(page->second, offset, length);  // short when cut off
     return keyscope::Status::ok();
   }
@@ -238,10 +240,16 @@ void checkSeeks(const engine::StoreFileReader& reader, engine::PageSource* pages
 
 void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   static const uint32_t kPageSizes[] = {1, 64, 4096, 65536};
+  // Format 5: from blocks crossing many pages to pages of many blocks.
+  static const uint32_t kPageBytes[] = {97, 1000, fmt::kLeafPageBytes, 65536};
   engine::StoreFileOptions options;
-  options.format = (mode & 0x04) != 0   ? fmt::kMetaFormatPlainBlocks
-                   : (mode & 0x80) != 0 ? fmt::kMetaFormatRestartBlocks
-                                        : fmt::kMetaFormatNewest;
+  const bool bit2 = (mode & 0x04) != 0;
+  const bool bit7 = (mode & 0x80) != 0;
+  options.format = bit2 && bit7 ? fmt::kMetaFormatDictionary
+                   : bit2       ? fmt::kMetaFormatPlainBlocks
+                   : bit7       ? fmt::kMetaFormatRestartBlocks
+                                : fmt::kMetaFormatNewest;
+  options.pageBytes = kPageBytes[(mode >> 5) & 3];
   options.compression = (mode & 0x08) != 0 ? keyscope::Compression::kZstd : keyscope::Compression::kNone;
   options.bloom = (mode & 0x10) != 0 ? keyscope::BloomType::kRowCol : keyscope::BloomType::kRow;
   options.pageSize = kPageSizes[(mode >> 5) & 3];
@@ -277,7 +285,9 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   const auto seedOf = [&](size_t blockNo) { return engine::blockChecksumSeed(meta.format, kFileId, blockNo); };
   for (size_t b = 0; b < meta.blocks.size(); ++b) {
     const engine::BlockHandle& h = meta.blocks[b];
-    std::string stored = pages.pages[h.pageNo].substr(h.offset, h.storedSize);
+    std::string stored;
+    if (keyscope::Status s = engine::readStoredBlock(pages, kFileId, meta, b, &stored); !s)
+      fail("a block as written does not read: " + s.toString());
     if (!editEntries) {
       blocks.push_back(std::move(stored));
       continue;
@@ -290,9 +300,12 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
   const bool damaged = !in.empty();
   for (int edits = 0; !in.empty() && edits < 64; ++edits) applyEdit(in, blocks);
 
-  // Pages again from the (edited) blocks, the index following their sizes.
+  // Pages again from the (edited) blocks, the index following their sizes:
+  // the blocks' own pages (formats 1 to 4), or one stream cut into pages of
+  // pageBytes (format 5).
   pages.pages.clear();
   engine::BlockIndex index;
+  std::string stream;
   for (size_t b = 0; b < blocks.size(); ++b) {
     engine::BlockHandle h = meta.blocks[b];
     std::string stored = editEntries
@@ -300,12 +313,21 @@ void writeAndRead(Input& in, uint8_t mode, bool editEntries) {
                              : std::move(blocks[b]);
     if (!editEntries && stored.size() >= fmt::kBlockHeaderSize) sealBlock(&stored, seedOf(b));
     if (editEntries) h.rawSize = static_cast<uint32_t>(blocks[b].size());
-    std::string& page = pages.pages[h.pageNo];
-    h.offset = static_cast<uint32_t>(page.size());
     h.storedSize = static_cast<uint32_t>(stored.size());
-    page += stored;
+    if (meta.pageBytes != 0) {
+      h.pageNo = static_cast<uint32_t>(stream.size() / meta.pageBytes);
+      h.offset = static_cast<uint32_t>(stream.size() % meta.pageBytes);
+      stream += stored;
+    } else {
+      std::string& page = pages.pages[h.pageNo];
+      h.offset = static_cast<uint32_t>(page.size());
+      page += stored;
+    }
     rawTotal += h.rawSize;
     index.add(meta.blocks.lastKey(b), h);
+  }
+  for (size_t at = 0; meta.pageBytes != 0 && at < stream.size(); at += meta.pageBytes) {
+    pages.pages[static_cast<uint32_t>(at / meta.pageBytes)] = stream.substr(at, meta.pageBytes);
   }
   meta.blocks = std::move(index);
 

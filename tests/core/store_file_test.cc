@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -216,10 +217,12 @@ struct Layout {
   Compression compression;
   uint32_t pageSize;
   // 1: files written before restart arrays; 2: before checksums seeded with
-  // the block's place; 3: before dictionaries
+  // the block's place; 3: before dictionaries; 4: before leaf-sized pages
   uint8_t format = format::kMetaFormatNewest;
   // Lowered so that small files train a dictionary too.
   uint32_t dictionaryTrainBytes = format::kDictionaryTrainBytes;
+  // Format 5: lowered so that blocks cross pages, and run on through several.
+  uint32_t pageBytes = format::kLeafPageBytes;
 };
 
 class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithParam<Layout> {
@@ -230,6 +233,7 @@ class StoreFileLayouts : public StoreFileFixture, public ::testing::TestWithPara
     o.pageSize = GetParam().pageSize;
     o.format = GetParam().format;
     o.dictionaryTrainBytes = GetParam().dictionaryTrainBytes;
+    o.pageBytes = GetParam().pageBytes;
     o.bloom = bloom;
     return o;
   }
@@ -253,7 +257,12 @@ void expectMetaDescribes(const StoreFileMeta& meta, const std::vector<Entry>& en
   EXPECT_EQ(meta.deleteMarkerCount, markers);
   EXPECT_EQ(meta.minTimestamp, minTs);
   EXPECT_EQ(meta.maxTimestamp, maxTs);
-  EXPECT_EQ(meta.pageCount, meta.blocks.back().pageNo + 1);
+  if (meta.format >= format::kMetaFormatLeafPages) {
+    EXPECT_EQ(meta.pageCount, (meta.storedBytes + meta.pageBytes - 1) / meta.pageBytes);
+  } else {
+    EXPECT_EQ(meta.pageBytes, 0u);
+    EXPECT_EQ(meta.pageCount, meta.blocks.back().pageNo + 1);
+  }
   EXPECT_GT(meta.indexBytes, 0u);
 }
 
@@ -288,6 +297,7 @@ TEST_P(StoreFileLayouts, HundredThousandCellsRoundTripInBlocksAndPagesOfTheTarge
   const uint32_t pageSize = GetParam().pageSize;
   const uint32_t blockTarget = std::min(format::kBlockTarget, pageSize);
   std::map<uint32_t, uint64_t> pageRaw;
+  size_t crossing = 0;
   for (size_t i = 0; i < meta.blocks.size(); ++i) {
     const BlockHandle& b = meta.blocks[i];
     EXPECT_LE(b.rawSize, blockTarget);  // small cells: no block passes the target
@@ -295,11 +305,24 @@ TEST_P(StoreFileLayouts, HundredThousandCellsRoundTripInBlocksAndPagesOfTheTarge
       EXPECT_GT(b.rawSize, blockTarget * 3 / 4);  // nor stops far short of it
     }
     pageRaw[b.pageNo] += b.rawSize;
+    crossing += meta.pageBytes != 0 && b.offset + b.storedSize > meta.pageBytes;
   }
-  for (const auto& [page, raw] : pageRaw) {
-    EXPECT_LE(raw, pageSize) << "page " << page;
-    if (page + 1 < meta.pageCount) {
-      EXPECT_GT(raw, pageSize * 3 / 4) << "page " << page;
+  if (meta.format >= format::kMetaFormatLeafPages) {
+    // Pages are cut by stored size: every page but the last holds exactly
+    // pageBytes, and blocks run on across the cuts.
+    EXPECT_EQ(meta.pageBytes, GetParam().pageBytes);
+    for (uint32_t page = 0; page < meta.pageCount; ++page) {
+      const uint64_t expected =
+          page + 1 < meta.pageCount ? meta.pageBytes : meta.storedBytes - uint64_t{page} * meta.pageBytes;
+      ASSERT_EQ(m_ws.page(reader->id(), page).size(), expected) << "page " << page;
+    }
+    if (meta.pageCount > 1) EXPECT_GT(crossing, 0u);
+  } else {
+    for (const auto& [page, raw] : pageRaw) {
+      EXPECT_LE(raw, pageSize) << "page " << page;
+      if (page + 1 < meta.pageCount) {
+        EXPECT_GT(raw, pageSize * 3 / 4) << "page " << page;
+      }
     }
   }
   // A zstd file of the newest format trains a dictionary on its first blocks.
@@ -612,7 +635,8 @@ std::string layoutName(const ::testing::TestParamInfo<Layout>& info) {
          (info.param.format == format::kMetaFormatNewest ? "" : "Format" + std::to_string(info.param.format)) +
          (info.param.dictionaryTrainBytes == format::kDictionaryTrainBytes
               ? ""
-              : "TrainOn" + std::to_string(info.param.dictionaryTrainBytes));
+              : "TrainOn" + std::to_string(info.param.dictionaryTrainBytes)) +
+         (info.param.pageBytes == format::kLeafPageBytes ? "" : "PagesOf" + std::to_string(info.param.pageBytes));
 }
 
 INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
@@ -622,6 +646,10 @@ INSTANTIATE_TEST_SUITE_P(StoreFile, StoreFileLayouts,
                                            Layout{Compression::kNone, 1024, 1}, Layout{Compression::kZstd, 65536, 1},
                                            Layout{Compression::kNone, 1024, 2}, Layout{Compression::kZstd, 65536, 2},
                                            Layout{Compression::kZstd, 65536, 3},
+                                           Layout{Compression::kNone, 1024, 4}, Layout{Compression::kZstd, 65536, 4},
+                                           Layout{Compression::kNone, 4096, format::kMetaFormatNewest,
+                                                  format::kDictionaryTrainBytes, 1000},
+                                           Layout{Compression::kZstd, 1024, format::kMetaFormatNewest, 8192, 97},
                                            Layout{Compression::kZstd, 1024, format::kMetaFormatNewest, 8192},
                                            Layout{Compression::kZstd, 65536, format::kMetaFormatNewest, 32768}),
                          layoutName);
@@ -843,6 +871,7 @@ TEST_F(StoreFileTest, EveryFlippedByteInAPageCompressedWithADictionaryIsCorrupti
   StoreFileOptions options;
   options.compression = Compression::kZstd;
   options.pageSize = 1024;
+  options.format = format::kMetaFormatDictionary;  // one block per page
   options.dictionaryTrainBytes = 16 << 10;
   const auto reader = write(entries, options);
   ASSERT_NE(reader, nullptr);
@@ -863,12 +892,15 @@ TEST_F(StoreFileTest, EveryFlippedByteInAPageCompressedWithADictionaryIsCorrupti
 
 // --- damage ----------------------------------------------------------------
 
+// Formats 1 to 4 put whole blocks in pages: with a 1 KiB BLOCKSIZE, one
+// block per page, so damage to a page is damage to its block 0.
 class StoreFileCorruption : public StoreFileFixture, public ::testing::TestWithParam<Compression> {
  protected:
   std::unique_ptr<StoreFileReader> writeSmallPages(const std::vector<Entry>& entries) {
     StoreFileOptions options;
     options.compression = GetParam();
     options.pageSize = 1024;
+    options.format = format::kMetaFormatDictionary;
     return write(entries, options);
   }
 
@@ -929,6 +961,7 @@ TEST_P(StoreFileCorruption, ABlockInTheWrongPlaceFailsItsChecksum) {
   StoreFileOptions options;
   options.compression = GetParam();
   options.pageSize = 1024;  // one block per page
+  options.format = format::kMetaFormatDictionary;
   const auto first = write(entries, options);
   const auto second = write(entries, options);
   ASSERT_NE(first, nullptr);
@@ -999,6 +1032,87 @@ TEST_P(StoreFileCorruption, CorruptionIsStickyAcrossSeeks) {
   EXPECT_EQ(it->status().code(), Status::Code::kCorruption);
 }
 
+// Format 5 cuts pages by stored size, so blocks begin in one page and end in
+// the next: damage anywhere in a page must be Corruption naming that page,
+// whichever block the byte belongs to.
+// True when `message` names a block in page `page`: ", page 2, block 0: " or
+// ", pages 1-2, block 3: ".
+bool namesPage(const std::string& message, uint32_t page) {
+  static const std::regex kWhere(", pages? ([0-9]+)(-([0-9]+))?, block [0-9]+: ");
+  std::smatch m;
+  if (!std::regex_search(message, m, kWhere)) return false;
+  const auto first = static_cast<uint32_t>(std::stoul(m[1].str()));
+  const auto last = m[3].matched ? static_cast<uint32_t>(std::stoul(m[3].str())) : first;
+  return first <= page && page <= last;
+}
+
+TEST_P(StoreFileCorruption, EveryFlippedByteInACutPageIsCorruptionNamingThePage) {
+  const std::vector<Entry> entries = manyEntries(2000);
+  StoreFileOptions options;
+  options.compression = GetParam();
+  options.pageSize = 1024;
+  options.pageBytes = 700;
+  const auto reader = write(entries, options);
+  ASSERT_NE(reader, nullptr);
+  const StoreFileMeta& meta = reader->meta();
+  ASSERT_GT(meta.pageCount, 4u);
+  const int64_t id = reader->id();
+  const std::string original = m_ws.page(id, 2);
+  ASSERT_EQ(original.size(), 700u);
+  for (size_t at = 0; at < original.size(); ++at) {
+    std::string damaged = original;
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
+    m_ws.setPage(id, 2, damaged);
+    const Status s = scanExpectingPrefix(*reader, entries);
+    ASSERT_EQ(s.code(), Status::Code::kCorruption) << "byte " << at << ": " << s.toString();
+    ASSERT_TRUE(namesPage(s.message(), 2)) << "byte " << at << ": " << s.message();
+    const Status v = reader->verify(&m_source);
+    ASSERT_EQ(v.code(), Status::Code::kCorruption) << "byte " << at;
+    ASSERT_TRUE(namesPage(v.message(), 2)) << v.message();
+  }
+  m_ws.setPage(id, 2, original);
+  EXPECT_TRUE(scanExpectingPrefix(*reader, entries).isOk());
+  EXPECT_TRUE(reader->verify(&m_source).isOk());
+}
+
+TEST_P(StoreFileCorruption, AMissingOrTruncatedCutPageIsCorruptionNamingIt) {
+  const std::vector<Entry> entries = manyEntries(2000);
+  StoreFileOptions options;
+  options.compression = GetParam();
+  options.pageSize = 1024;
+  options.pageBytes = 700;
+  const auto reader = write(entries, options);
+  ASSERT_NE(reader, nullptr);
+  const int64_t id = reader->id();
+  // A block that begins in page 2 and ends in page 3: reading it needs both.
+  size_t crossing = reader->meta().blocks.size();
+  for (size_t b = 0; b < reader->meta().blocks.size(); ++b) {
+    const BlockHandle& h = reader->meta().blocks[b];
+    if (h.pageNo == 2 && h.offset + h.storedSize > 700) crossing = b;
+  }
+  ASSERT_LT(crossing, reader->meta().blocks.size()) << "no block crosses from page 2 into page 3";
+
+  const std::string page3 = m_ws.page(id, 3);
+  m_ws.setPage(id, 3, page3.substr(0, 10));
+  Status s = scanExpectingPrefix(*reader, entries);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find("page 3 of store file " + std::to_string(id) + " holds 10 bytes"), std::string::npos)
+      << s.message();
+  EXPECT_TRUE(namesPage(s.message(), 3)) << s.message();
+
+  m_ws.exec("DELETE FROM pages WHERE page_id = " + std::to_string(pageRowId(id, 3)));
+  s = scanExpectingPrefix(*reader, entries);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find("page 3 of store file " + std::to_string(id) + " is missing"), std::string::npos)
+      << s.message();
+  // A get of the crossing block's last key needs page 3 too.
+  auto it = reader->newIterator(context(nullptr, false));
+  it->seek(reader->meta().blocks.lastKey(crossing));
+  EXPECT_FALSE(it->valid());
+  EXPECT_EQ(it->status().code(), Status::Code::kCorruption);
+  EXPECT_EQ(reader->verify(&m_source).code(), Status::Code::kCorruption);
+}
+
 std::string compressionName(const ::testing::TestParamInfo<Compression>& info) {
   return info.param == Compression::kZstd ? "Zstd" : "Raw";
 }
@@ -1012,6 +1126,7 @@ TEST_F(StoreFileTest, GarbledEntriesWithAValidChecksumStopCleanly) {
   const std::vector<Entry> entries = manyEntries(500);
   StoreFileOptions options;
   options.pageSize = 2048;  // one block per page
+  options.format = format::kMetaFormatDictionary;
   const auto reader = write(entries, options);
   ASSERT_NE(reader, nullptr);
   const int64_t id = reader->id();
@@ -1069,6 +1184,8 @@ TEST_F(StoreFileMetaTest, RoundTripsEveryField) {
   EXPECT_EQ(d->rawBytes, m.rawBytes);
   EXPECT_EQ(d->storedBytes, m.storedBytes);
   EXPECT_EQ(d->pageCount, m.pageCount);
+  EXPECT_EQ(m.pageBytes, format::kLeafPageBytes);
+  EXPECT_EQ(d->pageBytes, m.pageBytes);
   EXPECT_EQ(d->firstKey, m.firstKey);
   EXPECT_EQ(d->lastKey, m.lastKey);
   EXPECT_EQ(d->minTimestamp, m.minTimestamp);
@@ -1090,6 +1207,7 @@ TEST_F(StoreFileMetaTest, RoundTripsTheDictionaryAndRefusesOneZstdCannotLoad) {
   StoreFileOptions options;
   options.compression = Compression::kZstd;
   options.dictionaryTrainBytes = 16 << 10;
+  options.format = format::kMetaFormatDictionary;  // its pages read as format 3's too
   const auto reader = write(manyEntries(5000), options);
   ASSERT_NE(reader, nullptr);
   StoreFileMeta m = reader->meta();

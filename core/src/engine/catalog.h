@@ -73,7 +73,9 @@ namespace keyscope::engine {
 // upgraded on open: their rows get checksums of what they hold then.
 // 5: store files may be in store-file format 4 (a zstd dictionary per file).
 // Format-4 workspaces are upgraded on open; nothing in them changes.
-constexpr int kFormatVersion = 5;
+// 6: store files may be in store-file format 5 (pages cut to one SQLite
+// leaf). Format-5 workspaces are upgraded on open; nothing in them changes.
+constexpr int kFormatVersion = 6;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {

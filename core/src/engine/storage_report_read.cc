@@ -137,7 +137,7 @@ Result<StorageReport> WorkspaceImpl::storageReport(std::string_view tableName,
           if (options.cancel != nullptr && options.cancel->cancelled())
             return Status::cancelled("the storage report was cancelled");
           const BlockHandle& block = meta.blocks[b];
-          if (Status s = pages.readRange(file->reader->id(), block.pageNo, block.offset, block.storedSize, &stored); !s)
+          if (Status s = readStoredBlock(pages, file->reader->id(), meta, b, &stored); !s)
             return s.code() == Status::Code::kCorruption ? Status::corruption(where + ": " + s.message())
                                                          : Status::ioError(where + ": " + s.message());
           if (std::string error; !decodeStoredBlock(stored, block.rawSize, &raw, &error, nullptr,

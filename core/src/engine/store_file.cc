@@ -297,6 +297,30 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
   return false;
 }
 
+Status readStoredBlock(PageSource& pages, int64_t fileId, const StoreFileMeta& meta, size_t blockNo,
+                       std::string* out) {
+  const BlockHandle& h = meta.blocks[blockNo];
+  if (meta.pageBytes == 0 || uint64_t{h.offset} + h.storedSize <= meta.pageBytes) {
+    return pages.readRange(fileId, h.pageNo, h.offset, h.storedSize, out);
+  }
+  // Format 5: the block runs on from its page into the next ones.
+  out->clear();
+  out->reserve(h.storedSize);
+  std::string piece;
+  uint32_t pageNo = h.pageNo;
+  uint32_t offset = h.offset;
+  uint32_t left = h.storedSize;
+  while (left > 0) {
+    const uint32_t length = std::min(left, meta.pageBytes - offset);
+    if (Status s = pages.readRange(fileId, pageNo, offset, length, &piece); !s) return s;
+    out->append(piece);
+    left -= length;
+    offset = 0;
+    ++pageNo;
+  }
+  return Status::ok();
+}
+
 // ---------------------------------------------------------------------------
 // StoreFileMeta
 
@@ -321,6 +345,7 @@ std::string StoreFileMeta::encode() const {
     fmt::putVarint32(&out, static_cast<uint32_t>(dictionary.size()));
     out.append(dictionary);
   }
+  if (format >= fmt::kMetaFormatLeafPages) fmt::putVarint32(&out, pageBytes);
   appendIndex(&out, blocks);
   fmt::storeBigEndian64(out.data(), checksumOf(out.data() + fmt::kChecksumSize, out.size() - fmt::kChecksumSize));
   return out;
@@ -336,7 +361,7 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatDictionary)
+  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatLeafPages)
     return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
@@ -380,6 +405,12 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     }
     m.dictionary.assign(dictionary);
   }
+  if (version >= fmt::kMetaFormatLeafPages) {
+    if (!r.varint32(&m.pageBytes)) return bad("truncated page size");
+    if (m.pageBytes == 0 || m.pageBytes > fmt::kMaxPageBytes) {
+      return bad("bad page size " + std::to_string(m.pageBytes));
+    }
+  }
 
   const char* indexStart = r.position();
   uint32_t blockCount = 0;
@@ -409,9 +440,13 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     const BlockHandle* previous = i == 0 ? nullptr : &m.blocks.back();
     if (previous != nullptr && BytesView(key) <= m.blocks.lastKey(i - 1)) return badBlock("keys out of order");
     if (m.blocks.keyBytes() + key.size() > BlockIndex::kMaxKeyBytes) return badBlock("keys too long in all");
-    // Blocks fill pages in order, back to back.
+    // Blocks fill pages in order, back to back; from format 5 as one stream
+    // cut into pages of pageBytes.
     bool contiguous = false;
-    if (previous == nullptr) {
+    if (m.pageBytes != 0) {
+      const uint64_t start = uint64_t{h.pageNo} * m.pageBytes + h.offset;
+      contiguous = h.offset < m.pageBytes && start == stored;
+    } else if (previous == nullptr) {
       contiguous = h.pageNo == 0 && h.offset == 0;
     } else if (h.pageNo == previous->pageNo) {
       contiguous = uint64_t{h.offset} == uint64_t{previous->offset} + previous->storedSize;
@@ -433,7 +468,9 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
   if (m.blocks.lastKey(0) < BytesView(m.firstKey) || m.blocks.lastKey(m.blocks.size() - 1) != BytesView(m.lastKey)) {
     return bad("the block index does not match the key range");
   }
-  if (raw != m.rawBytes || stored != m.storedBytes || m.blocks.back().pageNo + uint64_t{1} != m.pageCount) {
+  // Format 5: the last page is the one the stream's last byte is in.
+  const uint64_t lastPage = m.pageBytes != 0 ? (stored - 1) / m.pageBytes : m.blocks.back().pageNo;
+  if (raw != m.rawBytes || stored != m.storedBytes || lastPage + 1 != m.pageCount) {
     return bad("the block index does not match the sizes");
   }
   m.indexBytes = static_cast<uint64_t>(encoded.data() + encoded.size() - indexStart);
@@ -457,7 +494,12 @@ struct StoreFileWriter::Impl {
                       ? opts.format
                       : fmt::kMetaFormatNewest;
     block.reserve(blockTarget + 64);
-    page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
+    if (meta.format >= fmt::kMetaFormatLeafPages) {
+      meta.pageBytes = std::clamp<uint32_t>(opts.pageBytes, 1, fmt::kMaxPageBytes);
+      page.reserve(std::min<size_t>(meta.pageBytes + blockTarget + 256, 1u << 20));
+    } else {
+      page.reserve(std::min<size_t>(pageSize + 256, 1u << 20));
+    }
     // Blocks wait for the dictionary only when there will be one to train.
     awaitingDictionary = meta.format >= fmt::kMetaFormatDictionary && options.compression == Compression::kZstd;
   }
@@ -473,6 +515,7 @@ struct StoreFileWriter::Impl {
   Status storeBlock(BytesView raw, BytesView blockLastKey);
   Status storePendingBlocks();
   Status flushPage();
+  Status writeFullPages();
 
   int64_t fileId;
   StoreFileOptions options;
@@ -486,7 +529,7 @@ struct StoreFileWriter::Impl {
   std::string lastKey;
   size_t lastRowLength = 0;     // esc(row) of lastKey
   size_t lastColumnLength = 0;  // esc(row) esc(qualifier) of lastKey
-  std::string page;             // stored blocks of the open page
+  std::string page;             // stored bytes of the open page (format 5: may pass pageBytes until cut)
   uint64_t pageRaw = 0;         // their raw size
   uint32_t pageNo = 0;
   std::string compressed;
@@ -588,9 +631,25 @@ Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey) 
   handle.rawSize = rawSize;
   meta.blocks.add(blockLastKey, handle);
   meta.rawBytes += rawSize;
+  if (meta.pageBytes != 0) return writeFullPages();
   pageRaw += rawSize;
   // Close the page when one more full block could take it past pageSize.
   if (pageRaw + blockTarget > pageSize) return flushPage();
+  return Status::ok();
+}
+
+// Format 5: writes every full page the open page's bytes hold and keeps the
+// rest open, so the next block begins within the open page.
+Status StoreFileWriter::Impl::writeFullPages() {
+  size_t written = 0;
+  while (page.size() - written >= meta.pageBytes) {
+    const BytesView full(page.data() + written, meta.pageBytes);
+    if (Status s = sink->writePage(fileId, pageNo, full); !s) return fail(withContext(s, name()));
+    meta.storedBytes += meta.pageBytes;
+    ++pageNo;
+    written += meta.pageBytes;
+  }
+  page.erase(0, written);
   return Status::ok();
 }
 
@@ -748,12 +807,19 @@ struct StoreFileState {
   const StoreFileMeta& meta = contents->meta;
   const DecompressionDictionary* dictionary = contents->dictionary.get();
 
-  // "table 't', region 3, family 'd', store file 12, page 7, block 3"
+  // "table 't', region 3, family 'd', store file 12, page 7, block 3"; a
+  // block that runs on into later pages (format 5) names them: "pages 7-8".
   std::string where(size_t blockNo) const {
-    const uint32_t pageNo = meta.blocks[blockNo].pageNo;
+    const BlockHandle& h = meta.blocks[blockNo];
     size_t first = blockNo;
-    while (first > 0 && meta.blocks[first - 1].pageNo == pageNo) --first;
-    return name() + ", page " + std::to_string(pageNo) + ", block " + std::to_string(blockNo - first);
+    while (first > 0 && meta.blocks[first - 1].pageNo == h.pageNo) --first;
+    const uint64_t lastPage = meta.pageBytes != 0 && h.storedSize != 0
+                                  ? h.pageNo + (uint64_t{h.offset} + h.storedSize - 1) / meta.pageBytes
+                                  : h.pageNo;
+    const std::string pages = lastPage == h.pageNo
+                                  ? "page " + std::to_string(h.pageNo)
+                                  : "pages " + std::to_string(h.pageNo) + "-" + std::to_string(lastPage);
+    return name() + ", " + pages + ", block " + std::to_string(blockNo - first);
   }
   // "table 't', region 3, family 'd', store file 12"
   std::string name() const {
@@ -812,7 +878,7 @@ struct StoreFileState {
   Status fetchStored(size_t blockNo, const ReadContext& context, std::string* stored) const {
     const BlockHandle& h = meta.blocks[blockNo];
     if (context.pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
-    if (Status s = context.pages->readRange(fileId, h.pageNo, h.offset, h.storedSize, stored); !s) {
+    if (Status s = readStoredBlock(*context.pages, fileId, meta, blockNo, stored); !s) {
       return withContext(s, where(blockNo));
     }
     if (stored->size() != h.storedSize) {

@@ -1,10 +1,11 @@
 // Store files: the immutable, sorted output of a flush or compaction for one
 // region and family, stored as pages in the workspace's SQLite file.
 //
-// A store file is a sequence of pages of about BLOCKSIZE raw bytes. Each page
-// is made of independently compressed, checksummed blocks of about
-// kBlockTarget raw bytes, so a point read decompresses one small block, not a
-// whole page. The file's metadata (block index, key and time range, counts,
+// A store file is a sequence of independently compressed, checksummed blocks
+// of about kBlockTarget raw bytes, so a point read decompresses one small
+// block. The blocks are stored in pages: leaf-sized cuts of the blocks' bytes
+// (format 5), or pages of about BLOCKSIZE raw bytes of whole blocks (formats
+// 1 to 4). The file's metadata (block index, key and time range, counts,
 // sizes, bloom filter) is one checksummed blob kept in the store_files table;
 // the page layout and the metadata layout are tabled in store_file_format.h.
 //
@@ -63,6 +64,9 @@ struct StoreFileOptions {
   // is trained on; a file with fewer gets none. Tests lower it to train on
   // small files.
   uint32_t dictionaryTrainBytes = format::kDictionaryTrainBytes;
+  // Format 5: stored bytes per page (format::kLeafPageBytes). Tests lower it
+  // so that small files have blocks crossing pages.
+  uint32_t pageBytes = format::kLeafPageBytes;
 };
 
 struct StoreFileMeta {
@@ -79,6 +83,7 @@ struct StoreFileMeta {
   BloomType bloomType = BloomType::kNone;
   std::string bloom;           // the filter's bits (store_file_format.h)
   std::string dictionary;      // format 4: the zstd dictionary of its blocks, or empty
+  uint32_t pageBytes = 0;      // format 5: stored bytes of every page but the last; 0 before
   uint64_t indexBytes = 0;     // size of the encoded block index
   BlockIndex blocks;
 
@@ -131,6 +136,12 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
                        ReadReport* report = nullptr, uint64_t checksumSeed = 0,
                        const DecompressionDictionary* dictionary = nullptr);
 
+// Reads the stored bytes (header and payload) of block blockNo of store file
+// fileId into *out, across pages when the block crosses them (format 5).
+// A Corruption names the page when a page is missing or too short.
+Status readStoredBlock(PageSource& pages, int64_t fileId, const StoreFileMeta& meta, size_t blockNo,
+                       std::string* out);
+
 // The seed of block blockNo's checksum in a store file of this format
 // (store_file_format.h): where the block belongs from format 3, else 0.
 uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo);
@@ -161,8 +172,8 @@ class StoreFileReader {
   std::unique_ptr<InternalIterator> newIterator(const ReadContext& context) const;
 
   // Reads and checks every block and the bloom filter (keyscope-cli check).
-  // *damagedPage (when given) is set to the page of the block that failed,
-  // when the failure is in one.
+  // *damagedPage (when given) is set to the page the failing block begins
+  // in (the message names every page it spans), when the failure is in one.
   Status verify(PageSource* pages, std::optional<uint32_t>* damagedPage = nullptr) const;
 
  private:

@@ -78,6 +78,20 @@
 // Error messages number a block within its page ("page 7, block 3" is the
 // fourth block of page 7); the page cache numbers blocks across the file.
 //
+// Format 5 files cut pages by stored size instead. The file's blocks, back to
+// back, are one byte stream, and page p holds the stream's bytes
+// [p * pageBytes, (p + 1) * pageBytes), the last page the rest. A block
+// therefore may begin in one page and end in the next (or run on through
+// several, for a block larger than a page). Its index entry gives the page
+// it begins in and its offset there (offset < pageBytes). The writer uses
+// kLeafPageBytes, the largest row SQLite keeps whole in one leaf page of the
+// workspace's 8 KiB pages: a point read then costs one leaf page read, or two
+// when its block crosses a page boundary, where a page row of format 4 (about
+// 28 KiB stored at the default BLOCKSIZE) sits mostly in a chain of overflow
+// pages that SQLite walks from its start to reach a block. Cutting rows at
+// block boundaries instead would leave the tail of nearly every leaf unused.
+// BLOCKSIZE then only caps the block size, as min(kBlockTarget, BLOCKSIZE).
+//
 // ## Metadata (StoreFileMeta::encode), stored in the catalog
 //
 //   OFFSET  SIZE  DESCRIPTION
@@ -95,13 +109,16 @@
 //                   varint32 bloom length, then the bloom bytes
 //                   varint32 firstKey length, then firstKey
 //                   varint32 lastKey length, then lastKey
-//                   format 4 only: varint32 dictionary length (0: none),
+//                   format 4 and later: varint32 dictionary length (0: none),
 //                     then the zstd dictionary
+//                   format 5 and later: varint32 pageBytes (>= 1), the size of
+//                     every page but the last
 //                   block index: varint32 block count, then per block
 //                     varint32 shared     bytes shared with the previous block's lastKey
 //                     varint32 unshared   then that many bytes of lastKey
 //                     varint32 pageNo
-//                     varint32 offset     within the page
+//                     varint32 offset     within the page (format 5: where the
+//                                         block begins in pageNo; < pageBytes)
 //                     varint32 storedSize header + payload
 //                     varint32 rawSize    payload after decompression
 //
@@ -148,7 +165,21 @@ constexpr uint8_t kMetaFormatPlainBlocks = 1;    // blocks hold entries only
 constexpr uint8_t kMetaFormatRestartBlocks = 2;  // blocks end with a restart array
 constexpr uint8_t kMetaFormatPlacedChecksums = 3;  // format 2, checksums seeded with the block's place
 constexpr uint8_t kMetaFormatDictionary = 4;  // format 3, plus a zstd dictionary per file
-constexpr uint8_t kMetaFormatNewest = kMetaFormatDictionary;
+constexpr uint8_t kMetaFormatLeafPages = 5;   // format 4, pages cut to pageBytes stored bytes
+constexpr uint8_t kMetaFormatNewest = kMetaFormatLeafPages;
+
+// The page size format-5 writers cut to: SQLite stores a row of a table
+// B-tree whole in its leaf when the row's payload is at most the page's
+// usable size minus 35 bytes (SQLite's file format, "B-tree Cell Format"),
+// 8157 bytes in the workspace's 8 KiB pages (catalog.cc). The payload is the
+// row's record: 4 bytes of header (its length, a NULL for page_id, which is
+// the rowid, and the BLOB's serial type) and the page's bytes. A row of this
+// size fills its leaf: one leaf holds one page. Workspaces with other SQLite
+// page sizes read the same files, with overflow pages or leaf room to spare.
+constexpr uint32_t kLeafPageBytes = 8192 - 35 - 4;
+// Largest pageBytes a reader accepts: offsets within a page stay far from
+// 32-bit overflow, as pageSize's 1 GiB clamp keeps them in older formats.
+constexpr uint32_t kMaxPageBytes = 1u << 30;
 
 // A format-4 writer compressing with zstd trains the file's dictionary on its
 // first blocks, up to this many raw bytes (held uncompressed until then).

@@ -15,10 +15,11 @@ namespace keyscope::engine {
 
 namespace {
 
-// Pages are written in transactions of this many, so a long flush or
-// compaction never holds the database lock for long: writers' log commits
-// interleave with it.
-constexpr size_t kPagesPerTransaction = 16;
+// Pages are written in transactions of about this many bytes, so a long
+// flush or compaction never holds the database lock for long: writers' log
+// commits interleave with it. (Sixteen pages of a format-4 file at the
+// default BLOCKSIZE; counted in bytes since format 5's pages are leaf-sized.)
+constexpr size_t kBytesPerTransaction = 448 << 10;
 
 // Buffers a store file's pages and writes them in short transactions. The
 // first one also lists the file in pending_files, so a crash before the file
@@ -37,7 +38,8 @@ class ChunkedPageSink final : public PageSink {
   Status writePage(int64_t fileId, uint32_t pageNo, BytesView data) override {
     m_fileId = fileId;
     m_buffer.push_back({pageNo, std::string(data)});
-    if (m_buffer.size() >= kPagesPerTransaction) return writeBuffered();
+    m_bufferedBytes += data.size();
+    if (m_bufferedBytes >= kBytesPerTransaction) return writeBuffered();
     return Status::ok();
   }
 
@@ -61,6 +63,7 @@ class ChunkedPageSink final : public PageSink {
     }
     m_started = true;
     m_buffer.clear();
+    m_bufferedBytes = 0;
     return Status::ok();
   }
 
@@ -71,6 +74,7 @@ class ChunkedPageSink final : public PageSink {
   int64_t m_fileId = 0;
   bool m_started = false;
   std::vector<std::pair<uint32_t, std::string>> m_buffer;
+  size_t m_bufferedBytes = 0;
 };
 
 std::shared_ptr<StoreVersion> copyOf(const StoreVersion& version) { return std::make_shared<StoreVersion>(version); }

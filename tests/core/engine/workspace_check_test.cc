@@ -139,7 +139,7 @@ TEST_F(WorkspaceCheck, AHealthyWorkspaceIsCleanAndCountsWhatItRead) {
 TEST_F(WorkspaceCheck, AFlippedPageByteIsReportedWithItsPageAndRepairDropsExactlyThatFile) {
   const int64_t file = fileOf("t", "a", rowName(kRows - 1));
   const int64_t region = regionOf(file);
-  flipPageByte(file, 1, 100);
+  flipPageByte(file, 0, 100);  // the file's blocks fit its one leaf-sized page
   const std::string bytes = readFile(path());
   const CheckReport report = check();
   ASSERT_EQ(report.problems.size(), 1u);
@@ -149,11 +149,11 @@ TEST_F(WorkspaceCheck, AFlippedPageByteIsReportedWithItsPageAndRepairDropsExactl
   EXPECT_EQ(p.regionId, region);
   EXPECT_EQ(p.family, "a");
   EXPECT_EQ(p.storeFileId, file);
-  EXPECT_EQ(p.page, std::optional<uint32_t>(1));
+  EXPECT_EQ(p.page, std::optional<uint32_t>(0));
   EXPECT_TRUE(p.repairable);
   EXPECT_THAT(p.message, AllOf(HasSubstr("table 't', region " + std::to_string(region) + ", family 'a', store file " +
                                          std::to_string(file)),
-                               HasSubstr("page 1"), HasSubstr("checksum mismatch")));
+                               HasSubstr("page 0, block 0: "), HasSubstr("checksum mismatch")));
   EXPECT_EQ(readFile(path()), bytes) << "a check without --repair changes nothing";
 
   const CheckReport repaired = check(/*repair=*/true);
