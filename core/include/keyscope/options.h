@@ -35,7 +35,10 @@ struct FamilyOptions {
   KeepDeletedCells keepDeletedCells = KeepDeletedCells::kFalse;
   Compression compression = Compression::kNone;
   BloomType bloomFilter = BloomType::kRow;
-  uint32_t blockSize = 65536;       // BLOCKSIZE: target raw bytes per stored page
+  // BLOCKSIZE, HBase's unit of a point read. Store files read in blocks of
+  // min(4 KiB, BLOCKSIZE) raw bytes whatever it is: a smaller BLOCKSIZE
+  // makes smaller blocks, a larger one changes nothing (store_file_format.h).
+  uint32_t blockSize = 65536;
 
   bool operator==(const FamilyOptions&) const = default;
 };

@@ -3,9 +3,11 @@
 // Each page is one row: page_id = (fileId << 20) | pageNo, data = the page's
 // bytes. The rowid packing makes a page one B-tree lookup and a whole file one
 // rowid range, at the price of two limits:
-//   - at most 2^20 (1,048,576) pages per store file: 64 GiB at the default
-//     64 KiB BLOCKSIZE, 1 GiB at a 1 KiB BLOCKSIZE. A writer that would pass it
-//     gets InvalidArgument (compaction should cut files well before that);
+//   - at most 2^20 (1,048,576) pages per store file: 8 GiB stored in the
+//     leaf-sized pages of format 5 (store_file_format.h). A writer that would
+//     pass it gets InvalidArgument. A region splits once its store passes the
+//     table's MAX_FILESIZE (stored bytes, 64 MiB by default), so only a table
+//     set above 8 GiB can reach it, and then in a major compaction's output;
 //   - file ids in [0, 2^43), so page_id stays a non-negative int64.
 //
 // Threads: a sink or source wraps one connection and is used by one thread at
