@@ -903,6 +903,15 @@ class StoreFileCorruption : public StoreFileFixture, public ::testing::TestWithP
     options.format = format::kMetaFormatDictionary;
     return write(entries, options);
   }
+  // Format 5 with pages of 700 bytes: blocks of about 1 KiB raw begin in one
+  // page and end in the next.
+  std::unique_ptr<StoreFileReader> writeCutPages(const std::vector<Entry>& entries) {
+    StoreFileOptions options;
+    options.compression = GetParam();
+    options.pageSize = 1024;
+    options.pageBytes = 700;
+    return write(entries, options);
+  }
 
   // Reads the whole file (uncached, so the damage is seen), in turn and
   // reading ahead, which must fail alike. The entries read must be a prefix
@@ -1048,11 +1057,7 @@ bool namesPage(const std::string& message, uint32_t page) {
 
 TEST_P(StoreFileCorruption, EveryFlippedByteInACutPageIsCorruptionNamingThePage) {
   const std::vector<Entry> entries = manyEntries(2000);
-  StoreFileOptions options;
-  options.compression = GetParam();
-  options.pageSize = 1024;
-  options.pageBytes = 700;
-  const auto reader = write(entries, options);
+  const auto reader = writeCutPages(entries);
   ASSERT_NE(reader, nullptr);
   const StoreFileMeta& meta = reader->meta();
   ASSERT_GT(meta.pageCount, 4u);
@@ -1077,11 +1082,7 @@ TEST_P(StoreFileCorruption, EveryFlippedByteInACutPageIsCorruptionNamingThePage)
 
 TEST_P(StoreFileCorruption, AMissingOrTruncatedCutPageIsCorruptionNamingIt) {
   const std::vector<Entry> entries = manyEntries(2000);
-  StoreFileOptions options;
-  options.compression = GetParam();
-  options.pageSize = 1024;
-  options.pageBytes = 700;
-  const auto reader = write(entries, options);
+  const auto reader = writeCutPages(entries);
   ASSERT_NE(reader, nullptr);
   const int64_t id = reader->id();
   // A block that begins in page 2 and ends in page 3: reading it needs both.
