@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -316,7 +317,9 @@ TEST_P(StoreFileLayouts, HundredThousandCellsRoundTripInBlocksAndPagesOfTheTarge
           page + 1 < meta.pageCount ? meta.pageBytes : meta.storedBytes - uint64_t{page} * meta.pageBytes;
       ASSERT_EQ(m_ws.page(reader->id(), page).size(), expected) << "page " << page;
     }
-    if (meta.pageCount > 1) EXPECT_GT(crossing, 0u);
+    if (meta.pageCount > 1) {
+      EXPECT_GT(crossing, 0u);
+    }
   } else {
     for (const auto& [page, raw] : pageRaw) {
       EXPECT_LE(raw, pageSize) << "page " << page;
@@ -913,6 +916,30 @@ class StoreFileCorruption : public StoreFileFixture, public ::testing::TestWithP
     return write(entries, options);
   }
 
+  // Flips one bit of each byte of page pageNo in turn. Scans (in turn and
+  // reading ahead) and verify() must each fail with a Corruption whose
+  // message `namesIt` accepts; restored, the file reads whole again.
+  void expectEveryFlippedByteIsCorruption(const StoreFileReader& reader, const std::vector<Entry>& entries,
+                                          uint32_t pageNo, const std::function<bool(const std::string&)>& namesIt) {
+    const int64_t id = reader.id();
+    const std::string original = m_ws.page(id, pageNo);
+    ASSERT_FALSE(original.empty());
+    for (size_t at = 0; at < original.size(); ++at) {
+      std::string damaged = original;
+      damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
+      m_ws.setPage(id, pageNo, damaged);
+      const Status s = scanExpectingPrefix(reader, entries);
+      ASSERT_EQ(s.code(), Status::Code::kCorruption) << "byte " << at << ": " << s.toString();
+      ASSERT_TRUE(namesIt(s.message())) << "byte " << at << ": " << s.message();
+      const Status v = reader.verify(&m_source);
+      ASSERT_EQ(v.code(), Status::Code::kCorruption) << "byte " << at;
+      ASSERT_TRUE(namesIt(v.message())) << "byte " << at << ": " << v.message();
+    }
+    m_ws.setPage(id, pageNo, original);
+    EXPECT_TRUE(scanExpectingPrefix(reader, entries).isOk());
+    EXPECT_TRUE(reader.verify(&m_source).isOk());
+  }
+
   // Reads the whole file (uncached, so the damage is seen), in turn and
   // reading ahead, which must fail alike. The entries read must be a prefix
   // of the truth: damage may stop a read, never bend it.
@@ -940,22 +967,10 @@ TEST_P(StoreFileCorruption, EveryFlippedByteInAPageIsCorruptionNamingThePage) {
   const auto reader = writeSmallPages(entries);
   ASSERT_NE(reader, nullptr);
   ASSERT_GT(reader->meta().pageCount, 3u);
-  const int64_t id = reader->id();
-  const std::string original = m_ws.page(id, 2);
-  const std::string where = "table 't', region 3, family 'd', store file " + std::to_string(id) + ", page 2, block 0: ";
-  for (size_t at = 0; at < original.size(); ++at) {
-    std::string damaged = original;
-    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
-    m_ws.setPage(id, 2, damaged);
-    const Status s = scanExpectingPrefix(*reader, entries);
-    ASSERT_EQ(s.code(), Status::Code::kCorruption) << "byte " << at << ": " << s.toString();
-    ASSERT_EQ(s.message().rfind(where, 0), 0u) << s.message();
-    const Status v = reader->verify(&m_source);
-    ASSERT_EQ(v.code(), Status::Code::kCorruption) << "byte " << at;
-  }
-  m_ws.setPage(id, 2, original);
-  EXPECT_TRUE(scanExpectingPrefix(*reader, entries).isOk());
-  EXPECT_TRUE(reader->verify(&m_source).isOk());
+  const std::string where =
+      "table 't', region 3, family 'd', store file " + std::to_string(reader->id()) + ", page 2, block 0: ";
+  expectEveryFlippedByteIsCorruption(*reader, entries, 2,
+                                     [&](const std::string& message) { return message.rfind(where, 0) == 0; });
 }
 
 // A page row that comes back for the wrong page id (a damaged B-tree key in
@@ -1061,23 +1076,9 @@ TEST_P(StoreFileCorruption, EveryFlippedByteInACutPageIsCorruptionNamingThePage)
   ASSERT_NE(reader, nullptr);
   const StoreFileMeta& meta = reader->meta();
   ASSERT_GT(meta.pageCount, 4u);
-  const int64_t id = reader->id();
-  const std::string original = m_ws.page(id, 2);
-  ASSERT_EQ(original.size(), 700u);
-  for (size_t at = 0; at < original.size(); ++at) {
-    std::string damaged = original;
-    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
-    m_ws.setPage(id, 2, damaged);
-    const Status s = scanExpectingPrefix(*reader, entries);
-    ASSERT_EQ(s.code(), Status::Code::kCorruption) << "byte " << at << ": " << s.toString();
-    ASSERT_TRUE(namesPage(s.message(), 2)) << "byte " << at << ": " << s.message();
-    const Status v = reader->verify(&m_source);
-    ASSERT_EQ(v.code(), Status::Code::kCorruption) << "byte " << at;
-    ASSERT_TRUE(namesPage(v.message(), 2)) << v.message();
-  }
-  m_ws.setPage(id, 2, original);
-  EXPECT_TRUE(scanExpectingPrefix(*reader, entries).isOk());
-  EXPECT_TRUE(reader->verify(&m_source).isOk());
+  ASSERT_EQ(m_ws.page(reader->id(), 2).size(), 700u);
+  expectEveryFlippedByteIsCorruption(*reader, entries, 2,
+                                     [](const std::string& message) { return namesPage(message, 2); });
 }
 
 TEST_P(StoreFileCorruption, AMissingOrTruncatedCutPageIsCorruptionNamingIt) {

@@ -6,6 +6,7 @@
 // ASan+UBSan) - and reads that do not touch the damage keep working.
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -34,9 +35,9 @@ std::string rowName(int i) {
 // family spans several leaf-sized pages.
 std::string valueFor(const std::string& family, int i) {
   std::string v = family + "-" + std::to_string(i) + ":";
-  uint64_t x = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(family[0]);
+  uint64_t x = static_cast<uint64_t>(i) * UINT64_C(0x9E3779B97F4A7C15) + static_cast<unsigned char>(family[0]);
   for (int k = 0; k < 110; ++k) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
     v += static_cast<char>('a' + (x >> 33) % 26);
   }
   return v;
