@@ -44,8 +44,11 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   bool wroteAny = false;
 
   std::string row, skipPrefix;
+  uint64_t entries = 0;
   it.seekToFirst();
   while (it.valid()) {
+    if (input.giveUp != nullptr && ++entries % kGiveUpCheckInterval == 0 && input.giveUp->load(std::memory_order_relaxed))
+      return Status::cancelled("store file " + std::to_string(fileId) + ": its write was given up");
     const BytesView key = it.key();
     if (!skipPrefix.empty() && startsWithBytes(key, skipPrefix)) {
       it.next();

@@ -5,6 +5,7 @@
 // Not thread-safe; runs on the workspace's background thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -20,7 +21,12 @@ struct CompactionInput {
   const FamilyOptions* family = nullptr;
   MatchMode mode = MatchMode::kMinorCompaction;  // flushes use the minor rules too
   int64_t now = 0;
+  // When it turns true the write stops with Status::cancelled (looked at
+  // every kGiveUpCheckInterval entries); nullptr: never.
+  const std::atomic<bool>* giveUp = nullptr;
 };
+
+constexpr uint64_t kGiveUpCheckInterval = 1024;
 
 // The written file's metadata, or nullopt when nothing survived (no file).
 Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input, int64_t fileId, PageSink* sink);

@@ -6,7 +6,7 @@
 // the writer's log commits waiting likewise - although each transaction held
 // it for a millisecond.
 //
-// Threads: any; BasicLockable (std::lock_guard, std::unique_lock).
+// Threads: any; Lockable (std::lock_guard, std::unique_lock).
 #pragma once
 
 #include <condition_variable>
@@ -22,6 +22,14 @@ class FairMutex {
     std::unique_lock lock(m_mutex);
     const uint64_t ticket = m_nextTicket++;
     m_turn.wait(lock, [&] { return m_serving == ticket; });
+  }
+
+  // Taken only when nobody holds it or waits for it.
+  bool try_lock() {
+    std::lock_guard lock(m_mutex);
+    if (m_serving != m_nextTicket) return false;
+    ++m_nextTicket;
+    return true;
   }
 
   void unlock() {
@@ -48,12 +56,19 @@ class FairMutex {
 // it while it waits for the shared holders to leave, so no new one enters.
 //
 // Threads: any; Lockable and SharedLockable (std::lock_guard,
-// std::shared_lock). Not recursive, shared locks included.
+// std::unique_lock, std::shared_lock). Not recursive, shared locks included.
 class FairSharedMutex {
  public:
   void lock() {
     std::lock_guard turn(m_turnstile);
     m_mutex.lock();
+  }
+  // Never waits, so it keeps nobody out meanwhile.
+  bool try_lock() {
+    if (!m_turnstile.try_lock()) return false;
+    const bool locked = m_mutex.try_lock();
+    m_turnstile.unlock();
+    return locked;
   }
   void unlock() { m_mutex.unlock(); }
 

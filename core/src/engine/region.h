@@ -9,7 +9,7 @@
 // long work that a flush may run beside (a compaction's merge) copies out
 // what it needs of a version and lets the version go, or a memstore flushed
 // meanwhile stays mapped though the memstore limit no longer counts it. (A
-// split may hold one: it holds m_maintenance exclusively, so no flush runs.)
+// split holds one only where it does not flush the region itself.)
 //
 // A store file that a compaction or drop made obsolete stays readable until
 // the last version holding it is released; then its pages are queued for
@@ -132,6 +132,9 @@ struct Region {
   // published): writes resolved against it start over.
   std::atomic<bool> retired{false};
   std::atomic<int64_t> flushedSeq{0};
+  // Set while a split of it waits for m_maintenance: a compaction the engine
+  // started on it gives up (compactStore).
+  std::atomic<bool> splitWaiting{false};
   // The log position of a flush whose memstores are switched out but not yet
   // recorded (-1: none); a retry after a failure reuses it. Under
   // `flushing`, or m_maintenance held exclusively.

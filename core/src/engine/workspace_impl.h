@@ -197,9 +197,12 @@ class WorkspaceImpl final : public Workspace {
   uint64_t flushAttemptsLocked(int64_t regionId) const;
   Status flushFailureSinceLocked(int64_t regionId, uint64_t attempts) const;
   Status flushRegion(const std::shared_ptr<Region>& region);
+  // splitKey: a split of the region is under way (splitLocked), and each
+  // memstore is written as two files, one on each side of the key, so the
+  // split can hand them to its daughters as they are.
   // REQUIRES: m_maintenance held exclusively, or shared with the region's
   // flushing mutex.
-  Status flushRegionLocked(const std::shared_ptr<Region>& region);
+  Status flushRegionLocked(const std::shared_ptr<Region>& region, const std::string* splitKey = nullptr);
   // The log position through which every record is in store files: the
   // oldest flushed position of a region still holding writes in memory, or
   // the last record when none does. `installing`: a region whose flushing
@@ -214,10 +217,12 @@ class WorkspaceImpl final : public Workspace {
   Status syncAsyncLog();
   void deleteObsoleteFiles();
   // reading: where `source` reads store-file pages, if it does (it gives
-  // its connection back before each page-write transaction).
+  // its connection back before each page-write transaction). giveUp: as
+  // CompactionInput's.
   Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                    const FamilyOptions& options, MatchMode mode, int64_t maxSeq,
-                                                   LeasedPageSource* reading = nullptr);
+                                                   LeasedPageSource* reading = nullptr,
+                                                   const std::atomic<bool>* giveUp = nullptr);
   std::shared_ptr<Region> regionById(int64_t id) const;
   // Queues the task for every region of the table and waits for all of them.
   Status runOnEveryRegion(std::string_view table, TaskKind kind);
@@ -247,6 +252,13 @@ class WorkspaceImpl final : public Workspace {
                                            RegionOrigin origin, bool quietWhenUnsplittable);  // REQUIRES: m_maintenance
   // The row to split at, or nullopt with *whyNot. REQUIRES: m_maintenance, region flushed.
   Result<std::optional<Bytes>> midRowLocked(const Region& region, std::string* whyNot);
+  // Whether a write would have a flush of the region queued by now: its
+  // memstores past the table's flush size, or the workspace's past half
+  // their limit with this region holding at least half of them. A split
+  // asks, to flush its parent itself while it rewrites.
+  bool flushWantedDuringSplit(const Region& region, const Table& table) const;
+  // m_maintenance, exclusively, for a split of `region` (null: not known).
+  std::unique_lock<FairSharedMutex> lockForSplit(const std::shared_ptr<Region>& region);
 
   // Statistics (workspace_stats.cc).
   stats::ChargeTarget chargeTarget(const Region& region) const {

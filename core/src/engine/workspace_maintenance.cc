@@ -7,8 +7,10 @@
 
 #include "engine/compactor.h"
 #include "engine/merging_iterator.h"
+#include "engine/range_iterator.h"
 #include "engine/sqlite_pages.h"
 #include "engine/sync_point.h"
+#include "engine/thread_priority.h"
 #include "engine/workspace_impl.h"
 
 namespace keyscope::engine {
@@ -261,14 +263,15 @@ void WorkspaceImpl::deleteObsoleteFiles() {
 
 Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                                 const FamilyOptions& options, MatchMode mode,
-                                                                int64_t maxSeq, LeasedPageSource* reading) {
+                                                                int64_t maxSeq, LeasedPageSource* reading,
+                                                                const std::atomic<bool>* giveUp) {
   int64_t fileId;
   {
     std::lock_guard db(m_db);
     fileId = m_catalog->allocateFileId();
   }
   ChunkedPageSink sink(m_catalog.get(), &m_db, reading);
-  CompactionInput input{&source, &options, mode, now()};
+  CompactionInput input{&source, &options, mode, now(), giveUp};
   Result<std::optional<StoreFileMeta>> meta = writeStoreFile(input, fileId, &sink);
   Status status = meta.status();
   if (status) status = sink.finish();
@@ -321,7 +324,7 @@ Status WorkspaceImpl::flushRegion(const std::shared_ptr<Region>& staleRegion) {
   return status;
 }
 
-Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
+Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region, const std::string* splitKey) {
   // A region with a damaged store file is left as it is (writes stay in the
   // memstore and the log) until keyscope-cli check --repair drops the file.
   for (const auto& [family, store] : region->stores) {
@@ -336,19 +339,37 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
   }
   const int64_t flushSeq = region->pendingFlushSeq;
 
-  // 2. Write each flushing memstore as a store file (no lock held).
-  std::map<std::string, std::shared_ptr<LiveStoreFile>> written;
+  // 2. Write each flushing memstore as a store file (no lock held); during a
+  // split, as two, one on each side of the split key.
+  std::map<std::string, std::vector<std::shared_ptr<LiveStoreFile>>> written;
+  const auto abandon = [&](const Status& status) {
+    for (const auto& [family, files] : written) {
+      for (const auto& file : files) file->obsolete.store(true);
+    }
+    return status;
+  };
   bool anyFlushing = false;
   for (const auto& [family, store] : region->stores) {
     const auto version = store->current();
     if (version->flushing == nullptr) continue;
     anyFlushing = true;
-    auto source = version->flushing->newIterator(std::numeric_limits<uint64_t>::max());
-    Result<std::shared_ptr<LiveStoreFile>> file = writeFile(StoreFileLabel{region->tableName, region->id, family},
-                                                            *source, version->options, MatchMode::kMinorCompaction,
-                                                            flushSeq);
-    if (!file) return file.status();
-    written[family] = *file;
+    const StoreFileLabel label{region->tableName, region->id, family};
+    const auto write = [&](InternalIterator& source) -> Status {
+      Result<std::shared_ptr<LiveStoreFile>> file =
+          writeFile(label, source, version->options, MatchMode::kMinorCompaction, flushSeq);
+      if (!file) return file.status();
+      if (*file != nullptr) written[family].push_back(*file);
+      return Status::ok();
+    };
+    const auto memstore = [&] { return version->flushing->newIterator(std::numeric_limits<uint64_t>::max()); };
+    if (splitKey == nullptr) {
+      if (Status s = write(*memstore()); !s) return abandon(s);
+      continue;
+    }
+    RangeIterator low(memstore(), std::string(), *splitKey);
+    RangeIterator high(memstore(), *splitKey, std::string());
+    if (Status s = write(low); !s) return abandon(s);
+    if (Status s = write(high); !s) return abandon(s);
   }
   if (!anyFlushing) {
     region->pendingFlushSeq = -1;  // nothing was in memory
@@ -361,11 +382,13 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
   {
     std::lock_guard db(m_db);
     Status status = m_catalog->begin();
-    for (const auto& [family, file] : written) {
-      if (!status || file == nullptr) continue;
-      status = m_catalog->insertStoreFile(
-          {file->reader->id(), region->id, family, file->maxSeq, file->reader->meta().encode()});
-      if (status) status = m_catalog->removePendingFile(file->reader->id());
+    for (const auto& [family, files] : written) {
+      for (const auto& file : files) {
+        if (!status) break;
+        status = m_catalog->insertStoreFile(
+            {file->reader->id(), region->id, family, file->maxSeq, file->reader->meta().encode()});
+        if (status) status = m_catalog->removePendingFile(file->reader->id());
+      }
     }
     if (status) status = m_catalog->setRegionFlushedSeq(region->id, flushSeq);
     if (status) {
@@ -377,10 +400,7 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
     if (status) status = m_catalog->commit();
     if (!status) {
       m_catalog->rollback();
-      for (const auto& [family, file] : written) {
-        if (file != nullptr) file->obsolete.store(true);
-      }
-      return status;
+      return abandon(status);
     }
   }
   bool wantCompaction = false;
@@ -390,13 +410,15 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region) {
     version->flushing->markFlushed();
     auto next = copyOf(*version);
     next->flushing = nullptr;
-    const auto file = written.find(family);
-    if (file != written.end() && file->second != nullptr) insertByAge(&next->files, file->second);
+    if (const auto files = written.find(family); files != written.end()) {
+      for (const auto& file : files->second) insertByAge(&next->files, file);
+    }
     wantCompaction = wantCompaction || next->files.size() >= kCompactionMinFiles;
     store->install(std::move(next));
   }
   region->pendingFlushSeq = -1;
   m_flushed.notify_all();
+  if (splitKey != nullptr) return Status::ok();  // the split asks its daughters' compactions
   if (wantCompaction && m_options.backgroundCompaction) enqueue(TaskKind::kMinorCompaction, region->id, false);
   maybeScheduleSplit(*region);
   return Status::ok();
@@ -439,20 +461,27 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
   if (selected.empty() || (!major && selected.size() < 2)) return Status::ok();
   syncPoint("compaction:merge");
 
-  LeasedPageSource pages(m_readers.get());
-  const ReadContext context{&pages, nullptr, /*fillCache=*/false};
-  std::vector<std::unique_ptr<InternalIterator>> children;
   int64_t maxSeq = 0;
-  for (const auto& file : selected) {
-    children.push_back(file->reader->newIterator(context));
-    maxSeq = std::max(maxSeq, file->maxSeq);
+  for (const auto& file : selected) maxSeq = std::max(maxSeq, file->maxSeq);
+  // The merge waits for nobody, so it runs below the writer's and the
+  // flushes' priority (thread_priority.h). One the engine started gives way
+  // to a split of the region (HBase's compactions likewise stop when their
+  // region closes to split): the split rewrites these files anyway, and
+  // would wait for the merge to end (lockForSplit).
+  Result<std::shared_ptr<LiveStoreFile>> output = runAtBackgroundPriority([&] {
+    LeasedPageSource pages(m_readers.get());
+    const ReadContext context{&pages, nullptr, /*fillCache=*/false};
+    std::vector<std::unique_ptr<InternalIterator>> children;
+    for (const auto& file : selected) children.push_back(file->reader->newIterator(context));
+    auto source = newMergingIterator(std::move(children));
+    return writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, options,
+                     major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq, &pages,
+                     requested ? nullptr : &region->splitWaiting);
+  });
+  if (!output && output.status().code() == Status::Code::kCancelled) {
+    syncPoint("compaction:given-up");
+    return Status::ok();
   }
-  auto source = newMergingIterator(std::move(children));
-  Result<std::shared_ptr<LiveStoreFile>> output =
-      writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, options,
-                major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq, &pages);
-  source.reset();
-  pages.release();
   if (!output) return output.status();
 
   std::lock_guard write(m_write);

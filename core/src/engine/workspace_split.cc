@@ -1,18 +1,21 @@
 // WorkspaceImpl: splitting and merging regions.
 //
-// A split runs under m_maintenance, so no flush or compaction of any region
-// changes store files meanwhile, in three steps:
+// A split runs under m_maintenance, so no flush task or compaction of any
+// region changes store files meanwhile, in three steps:
 //   1. flush the parent: its data up to log position S is in store files;
 //   2. rewrite the files holding rows on both sides of the split row into two
 //      daughters' files (no lock held: writes keep going into the parent's
-//      memstore), then switch the parent's memstore and write what it holds
-//      into the daughters' files as well, up to log position S2;
+//      memstore, and the split flushes the parent itself whenever a flush is
+//      due, each memstore as two files cut at the split row), then switch
+//      the parent's memstore and write what it holds into the daughters'
+//      files as well, up to log position S2;
 //   3. under m_write, in one catalog transaction: the daughters (flushed_seq
 //      S2, the parent's server), their files, the parent's retirement and the
 //      lineage; then the parent's memstore (writes after S2) is copied into
 //      the daughters and the new region list is published.
 // A file whose rows all lie on one side of the split row moves to that
-// daughter in step 3 as it is, like a merge's files: a key-ordered load
+// daughter in step 3 as it is, like a merge's files (the cut files of step 2
+// among them): a key-ordered load
 // flushes such files one after another, and only the one holding the split
 // row has rows on both sides. HBase defers even that rewrite with reference
 // files; a rewritten file keeps every store file self-contained.
@@ -28,15 +31,24 @@
 #include <future>
 #include <limits>
 #include <optional>
+#include <thread>
 
+#include "engine/compactor.h"
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
+#include "engine/range_iterator.h"
 #include "engine/sync_point.h"
 #include "engine/workspace_impl.h"
 
 namespace keyscope::engine {
 
 namespace {
+
+// How often a split's rewrite looks whether the parent needs a flush, and
+// a split waiting for the maintenance lock tries it.
+constexpr int kSplitFlushPollMillis = 5;
+// How long a split tries the maintenance lock before it waits in line.
+constexpr int kSplitTriesLockSeconds = 10;
 
 // Below this many blocks the block index is too coarse for a mid key; the
 // store's rows are read instead (a few hundred KiB at most).
@@ -47,29 +59,6 @@ std::string regionName(const Region& region) {
 }
 
 BytesView rowOf(BytesView key) { return key.substr(0, escapedRowLength(key)); }
-
-// The entries of `source` in [low, high) (internal keys; empty high: no bound).
-class RangeIterator final : public InternalIterator {
- public:
-  RangeIterator(std::unique_ptr<InternalIterator> source, std::string low, std::string high)
-      : m_source(std::move(source)), m_low(std::move(low)), m_high(std::move(high)) {}
-  bool valid() const override {
-    return m_source->valid() && (m_high.empty() || m_source->key() < BytesView(m_high));
-  }
-  void seekToFirst() override { m_source->seek(m_low); }
-  void seek(BytesView target) override { m_source->seek(std::max(target, BytesView(m_low))); }
-  void seekToLastRowBefore(BytesView bound) override {
-    m_source->seekToLastRowBefore(m_high.empty() ? bound : std::min(bound, BytesView(m_high)));
-  }
-  void next() override { m_source->next(); }
-  BytesView key() const override { return m_source->key(); }
-  BytesView value() const override { return m_source->value(); }
-  Status status() const override { return m_source->status(); }
-
- private:
-  std::unique_ptr<InternalIterator> m_source;
-  std::string m_low, m_high;
-};
 
 // Which daughter holds all of a file's rows: 0 the low one, 1 the high one,
 // nullopt when it has rows on both sides of `splitKey` (a row's first internal
@@ -153,14 +142,46 @@ Result<std::optional<Bytes>> WorkspaceImpl::midRowLocked(const Region& region, s
   return std::optional<Bytes>(rows[rows.size() / 2]);
 }
 
+bool WorkspaceImpl::flushWantedDuringSplit(const Region& region, const Table& table) const {
+  const uint64_t bytes = region.memstoreBytes();
+  if (bytes == 0) return false;
+  if (bytes >= table.options.memstoreFlushSize) return true;
+  const uint64_t limit = m_options.memstoreLimitBytes;
+  const uint64_t active = m_memstoreBudget->active.load(std::memory_order_relaxed);
+  return limit > 0 && active >= limit / 2 && 2 * bytes >= active;
+}
+
+std::unique_lock<FairSharedMutex> WorkspaceImpl::lockForSplit(const std::shared_ptr<Region>& region) {
+  // A compaction the engine started on the region stops rather than keep
+  // this waiting for the rest of its merge. Meanwhile the lock is only tried:
+  // waiting in it would keep every flush out (FairSharedMutex lets no shared
+  // locker pass a waiting exclusive one), and a compaction at background
+  // priority may take a while to notice on a busy machine, or be one that
+  // was asked for and runs to its end. Past a while the split waits its
+  // turn, so a stream of flushes cannot keep it out for good.
+  if (region != nullptr) region->splitWaiting.store(true);
+  syncPoint("split:waiting");
+  std::unique_lock maintenance(m_maintenance, std::defer_lock);
+  const auto politeUntil = std::chrono::steady_clock::now() + std::chrono::seconds(kSplitTriesLockSeconds);
+  while (!maintenance.try_lock()) {
+    if (std::chrono::steady_clock::now() >= politeUntil) {
+      maintenance.lock();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(kSplitFlushPollMillis));
+  }
+  if (region != nullptr) region->splitWaiting.store(false);
+  return maintenance;
+}
+
 Result<std::vector<int64_t>> WorkspaceImpl::split(std::string_view tableName, const std::optional<Bytes>& splitRow) {
   Result<std::shared_ptr<const Table>> table = requireTable(tableName);
   if (!table) return table.status();
   if (splitRow) {
     if (splitRow->empty()) return Status::invalidArgument("a split row cannot be empty");
-    // The region is looked up under the maintenance lock: a split by size
-    // may replace it meanwhile.
-    std::lock_guard maintenance(m_maintenance);
+    // The region is looked up again under the maintenance lock: a split by
+    // size may replace it meanwhile.
+    std::unique_lock maintenance = lockForSplit((*table)->regionFor(*splitRow));
     table = requireTable(tableName);
     if (!table) return table.status();
     const auto region = (*table)->regionFor(*splitRow);
@@ -185,7 +206,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitRegion(int64_t regionId, const 
 
 Result<std::vector<int64_t>> WorkspaceImpl::splitRegionAs(int64_t regionId, const std::optional<Bytes>& requested,
                                                            RegionOrigin origin, bool quietWhenUnsplittable) {
-  std::lock_guard maintenance(m_maintenance);
+  std::unique_lock maintenance = lockForSplit(regionById(regionId));
   {
     std::lock_guard lock(m_queueMutex);
     m_splitQueued.erase(regionId);
@@ -246,14 +267,46 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   std::vector<Written> written;
   std::vector<Moved> moved;
   std::vector<std::shared_ptr<LiveStoreFile>> parentFiles;  // rewritten, so retired
-  // The two halves are written at once, the high one on a thread of its own:
-  // each is a merge of the same inputs, the split holds every flush of the
-  // workspace back while it runs, and a background worker is a core.
+  // Step 2b writes its two halves at once, the high one on a thread of its
+  // own: the split holds every flush of the workspace back while it runs,
+  // and a background worker is a core.
   using WrittenFile = Result<std::shared_ptr<LiveStoreFile>>;
   const auto writeHalves = [](const std::function<WrittenFile(int)>& writeHalf) {
     std::future<WrittenFile> high = std::async(std::launch::async, writeHalf, 1);
     WrittenFile low = writeHalf(0);
     return std::array<WrittenFile, 2>{std::move(low), high.get()};
+  };
+  // The rewrite of step 2 is most of a split's time. Writes go on meanwhile,
+  // and no flush task can run (this holds m_maintenance), so the writer would
+  // soon wait on memstore pressure for as long as the split lasts (seconds,
+  // in a random-order load). So the halves are written on threads of their
+  // own, and this thread flushes the parent meanwhile whenever a flush task
+  // would, each memstore as two files cut at the split key, which step 3
+  // hands to the daughters as they are. A failed flush ends the split (its
+  // memstores stay for the parent's next flush to retry). The halves keep
+  // the writer's priority, unlike a compaction's merge (thread_priority.h):
+  // every other region's flushes wait for the split to end.
+  Status flushedMeanwhile;
+  const auto writeHalvesFlushing = [&](const std::function<WrittenFile(int)>& writeHalf) {
+    std::array<std::future<WrittenFile>, 2> halves{std::async(std::launch::async, writeHalf, 0),
+                                                   std::async(std::launch::async, writeHalf, 1)};
+    const auto done = [&] {
+      return std::all_of(halves.begin(), halves.end(), [](const std::future<WrittenFile>& f) {
+        return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+      });
+    };
+    while (!done()) {
+      if (flushedMeanwhile && flushWantedDuringSplit(*region, *table)) {
+        flushedMeanwhile = flushRegionLocked(region, &splitKey);
+        continue;
+      }
+      // No signal reaches this thread when a write passes the flush size;
+      // a few milliseconds of polling is cheap next to the rewrite.
+      for (auto& half : halves) {
+        if (half.wait_for(std::chrono::milliseconds(kSplitFlushPollMillis)) != std::future_status::ready) break;
+      }
+    }
+    return std::array<WrittenFile, 2>{halves[0].get(), halves[1].get()};
   };
   auto abandon = [&](Status s) -> Status {
     for (const Written& w : written) {
@@ -263,26 +316,32 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     return s;
   };
   for (const auto& [family, store] : region->stores) {
-    const auto version = store->current();
     Written out{family, nullptr, nullptr};
     // Rewritten: the files with rows on both sides, and every file between
     // them in age. The rewrite stands in their place in the newest-first
     // order (at the newest one's maxSeq), so a moved file it passed over would
     // lose to older versions of the same cell.
-    int64_t oldestSeq = std::numeric_limits<int64_t>::max(), newestSeq = std::numeric_limits<int64_t>::min();
-    for (const auto& f : version->files) {
-      if (sideOfSplit(f->reader->meta(), splitKey)) continue;
-      oldestSeq = std::min(oldestSeq, f->maxSeq);
-      newestSeq = std::max(newestSeq, f->maxSeq);
-    }
     std::vector<std::shared_ptr<LiveStoreFile>> rewritten;  // newest first, as the version's
-    for (const auto& f : version->files) {
-      const std::optional<int> half = sideOfSplit(f->reader->meta(), splitKey);
-      if (half && (f->maxSeq < oldestSeq || f->maxSeq > newestSeq)) moved.push_back({family, f, *half});
-      else rewritten.push_back(f);
+    int64_t oldestSeq = std::numeric_limits<int64_t>::max(), newestSeq = std::numeric_limits<int64_t>::min();
+    FamilyOptions options;
+    {
+      // Not held past here: the version holds the memstores of this moment,
+      // which the flushes below write out and must then let go of.
+      const auto version = store->current();
+      options = version->options;
+      for (const auto& f : version->files) {
+        if (sideOfSplit(f->reader->meta(), splitKey)) continue;
+        oldestSeq = std::min(oldestSeq, f->maxSeq);
+        newestSeq = std::max(newestSeq, f->maxSeq);
+      }
+      for (const auto& f : version->files) {
+        const std::optional<int> half = sideOfSplit(f->reader->meta(), splitKey);
+        if (!half || (f->maxSeq >= oldestSeq && f->maxSeq <= newestSeq)) rewritten.push_back(f);
+      }
     }
     if (!rewritten.empty()) {
-      auto files = writeHalves([&](int half) -> WrittenFile {
+      auto files = writeHalvesFlushing([&](int half) -> WrittenFile {
+        syncPoint("split:rewrite");
         LeasedPageSource pages(m_readers.get());
         const ReadContext context{&pages, nullptr, /*fillCache=*/false};
         std::vector<std::unique_ptr<InternalIterator>> children;
@@ -290,17 +349,29 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
         RangeIterator source(newMergingIterator(std::move(children)), half == 0 ? lowStart : splitKey,
                              half == 0 ? splitKey : std::string());
         const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
-        return writeFile(label, source, version->options, MatchMode::kMinorCompaction, newestSeq, &pages);
+        return writeFile(label, source, options, MatchMode::kMinorCompaction, newestSeq, &pages);
       });
       if (files[0]) out.low = *files[0];
       if (files[1]) out.high = *files[1];
-      if (!files[0] || !files[1]) {
+      if (!files[0] || !files[1] || !flushedMeanwhile) {
         written.push_back(std::move(out));  // so abandon() retires the half that was written
-        return abandon(!files[0] ? files[0].status() : files[1].status());
+        return abandon(!files[0] ? files[0].status() : !files[1] ? files[1].status() : flushedMeanwhile);
       }
       parentFiles.insert(parentFiles.end(), rewritten.begin(), rewritten.end());
     }
     written.push_back(std::move(out));
+  }
+  // Every other file moves as it is: those with rows on one side only, from
+  // before the split and flushed meanwhile (newer than any rewritten one).
+  for (const auto& [family, store] : region->stores) {
+    for (const auto& f : store->current()->files) {
+      if (std::find(parentFiles.begin(), parentFiles.end(), f) != parentFiles.end()) continue;
+      const std::optional<int> half = sideOfSplit(f->reader->meta(), splitKey);
+      if (!half)  // cannot happen: only this thread flushes the region, cutting at the split key
+        return abandon(Status::corruption("splitting " + regionName(*region) + ": store file " +
+                                          std::to_string(f->reader->id()) + " has rows on both sides of the split row"));
+      moved.push_back({family, f, *half});
+    }
   }
 
   // 2b. What was written meanwhile, flushed straight into the daughters too,
@@ -458,6 +529,11 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
   for (const auto& d : daughters) {
     maybeScheduleFlush(*d);
     maybeScheduleSplit(*d);
+    // The files flushed during the split, as a flush would have asked.
+    const bool manyFiles = std::any_of(d->stores.begin(), d->stores.end(), [](const auto& store) {
+      return store.second->current()->files.size() >= kCompactionMinFiles;
+    });
+    if (manyFiles && m_options.backgroundCompaction) enqueue(TaskKind::kMinorCompaction, d->id, false);
   }
   return std::vector<int64_t>{lowId, highId};
 }

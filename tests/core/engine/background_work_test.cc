@@ -12,36 +12,10 @@
 
 #include "engine/sync_point.h"
 #include "engine_test_util.h"
+#include "held_point.h"
 
 namespace keyscope::test {
 namespace {
-
-constexpr auto kPatience = std::chrono::seconds(30);
-
-// Holds the first thread to pass a sync point until released.
-class HeldPoint {
- public:
-  explicit HeldPoint(std::string heldPoint)
-      : m_points([this, heldPoint = std::move(heldPoint)](std::string_view point) {
-          if (point != heldPoint || m_held.exchange(true)) return;
-          m_reached.set_value();
-          m_released.wait_for(kPatience);  // bounded: a failing test ends
-        }) {}
-  ~HeldPoint() { release(); }
-
-  bool reached() { return m_reached.get_future().wait_for(kPatience) == std::future_status::ready; }
-  void release() {
-    if (!m_releasedOnce.exchange(true)) m_release.set_value();
-  }
-
- private:
-  std::atomic<bool> m_held{false};
-  std::atomic<bool> m_releasedOnce{false};
-  std::promise<void> m_reached;
-  std::promise<void> m_release;
-  std::shared_future<void> m_released = m_release.get_future().share();
-  engine::ScopedSyncPoints m_points;
-};
 
 TEST(BackgroundWork, AFlushCompletesWhileAnotherTablesCompactionRuns) {
   EngineFixture fx;
@@ -71,6 +45,109 @@ TEST(BackgroundWork, AFlushCompletesWhileAnotherTablesCompactionRuns) {
   ASSERT_EQ(fx.getColumn("other", "row", "f:q").size(), 1u);
   EXPECT_EQ(fx.getColumn("other", "row", "f:q")[0].value, "written while busy compacts");
   for (int i = 0; i < 3; ++i) EXPECT_EQ(fx.getColumn("busy", "row" + std::to_string(i), "f:q").size(), 1u);
+}
+
+// A split waits for the maintenance lock, and while it waits no flush can
+// start (the lock lets no shared locker pass a waiting exclusive one), so the
+// writer waited out whatever compaction ran. A compaction the engine started
+// on the region being split now gives up its merge, which the split's rewrite
+// makes moot, as HBase's compactions stop when their region closes to split.
+TEST(BackgroundWork, ACompactionTheEngineStartedGivesWayToASplitOfItsRegion) {
+  EngineFixture fx;
+  TableOptions table;
+  table.name = "t";
+  table.memstoreFlushSize = 1ull << 30;  // flushed here only when asked
+  table.splitPolicy = SplitPolicy::kDisabled;
+  table.families = {familyOf("f")};
+  ASSERT_TRUE(fx.ws().createTable(table).isOk());
+
+  std::promise<void> mergeReached, splitWaiting;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> held{false}, waitingSeen{false}, gaveUp{false};
+  engine::ScopedSyncPoints points([&](std::string_view point) {
+    if (point == "compaction:merge" && !held.exchange(true)) {
+      mergeReached.set_value();
+      released.wait_for(kPatience);
+    } else if (point == "split:waiting" && !waitingSeen.exchange(true)) {
+      splitWaiting.set_value();
+    } else if (point == "compaction:given-up") {
+      gaveUp.store(true);
+    }
+  });
+  // Three files of interleaved rows: the third flush has the engine queue a
+  // minor compaction (files with disjoint key ranges it would leave alone),
+  // which merges enough cells to look at its region's flag on the way.
+  constexpr int kRowsPerFile = 3000;
+  for (int file = 0; file < 3; ++file) {
+    for (int i = 0; i < kRowsPerFile; ++i) fx.put("t", "row" + std::to_string(100000 + 3 * i + file), "f:q", 1, "v");
+    fx.flush("t");
+  }
+  ASSERT_EQ(mergeReached.get_future().wait_for(kPatience), std::future_status::ready)
+      << "the engine started no compaction";
+  auto split = std::async(std::launch::async, [&] { return fx.ws().split("t", Bytes("row104500")); });
+  const bool splitAsked = splitWaiting.get_future().wait_for(kPatience) == std::future_status::ready;
+  release.set_value();
+  ASSERT_TRUE(splitAsked) << "the split never asked for the lock";
+  ASSERT_EQ(split.wait_for(kPatience), std::future_status::ready) << "the split waited for the compaction";
+  const Result<std::vector<int64_t>> daughters = split.get();
+  ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+  EXPECT_TRUE(gaveUp.load()) << "the compaction ran its merge to the end";
+  const Status background = fx.ws().waitForBackgroundWork();
+  EXPECT_TRUE(background.isOk()) << "giving way was reported as a failure: " << background.toString();
+  EXPECT_EQ(fx.rawCells("t").size(), 3u * kRowsPerFile);
+  fx.reopen();
+  EXPECT_EQ(fx.rawCells("t").size(), 3u * kRowsPerFile);
+}
+
+// While a split waits for the maintenance lock, flushes go on: it only tries
+// the lock, as waiting in it would keep every flush out (and the writer with
+// them) for as long as the compaction it waits for runs. One asked for runs
+// to its end.
+TEST(BackgroundWork, AFlushRunsWhileASplitWaitsForACompaction) {
+  EngineFixture fx;
+  TableOptions table;
+  table.name = "t";
+  table.memstoreFlushSize = 1ull << 30;
+  table.splitPolicy = SplitPolicy::kDisabled;
+  table.families = {familyOf("f")};
+  ASSERT_TRUE(fx.ws().createTable(table).isOk());
+  for (int file = 0; file < 2; ++file) {
+    for (int i = 0; i < 100; ++i) fx.put("t", "row" + std::to_string(1000 + 2 * i + file), "f:q", 1, "v");
+    fx.flush("t");
+  }
+
+  std::promise<void> mergeReached, splitWaiting, release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> held{false}, waitingSeen{false};
+  engine::ScopedSyncPoints points([&](std::string_view point) {
+    if (point == "compaction:merge" && !held.exchange(true)) {
+      mergeReached.set_value();
+      released.wait_for(kPatience);
+    } else if (point == "split:waiting" && !waitingSeen.exchange(true)) {
+      splitWaiting.set_value();
+    }
+  });
+  auto compaction = std::async(std::launch::async, [&] { return fx.ws().compact("t", /*major=*/true); });
+  ASSERT_EQ(mergeReached.get_future().wait_for(kPatience), std::future_status::ready) << "no compaction started";
+  auto split = std::async(std::launch::async, [&] { return fx.ws().split("t", Bytes("row1100")); });
+  ASSERT_EQ(splitWaiting.get_future().wait_for(kPatience), std::future_status::ready) << "the split never asked";
+
+  fx.put("t", "row9999", "f:q", 1, "written while the split waits");
+  auto flush = std::async(std::launch::async, [&] { return fx.ws().flush("t"); });
+  const bool flushed = flush.wait_for(kPatience) == std::future_status::ready;
+  release.set_value();
+  EXPECT_TRUE(flushed) << "the flush waited behind the split, which waited for the compaction";
+  const Status flushStatus = flush.get();
+  EXPECT_TRUE(flushStatus.isOk()) << flushStatus.toString();
+  const Status compactionStatus = compaction.get();
+  EXPECT_TRUE(compactionStatus.isOk()) << compactionStatus.toString();
+  const Result<std::vector<int64_t>> daughters = split.get();
+  ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+  EXPECT_EQ(fx.rawCells("t").size(), 201u);
+  fx.reopen();
+  EXPECT_EQ(fx.rawCells("t").size(), 201u);
+  EXPECT_EQ(fx.getColumn("t", "row9999", "f:q").size(), 1u);
 }
 
 // A sanitizer's allocator keeps freed memory aside (ASan's quarantine grew

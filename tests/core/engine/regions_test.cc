@@ -16,6 +16,7 @@
 
 #include "engine/sync_point.h"
 #include "engine_test_util.h"
+#include "held_point.h"
 #include "keyscope/check.h"
 #include "older_formats.h"
 #include "raw_db.h"
@@ -247,6 +248,58 @@ TEST_F(RegionsTest, AFileWhollyOnOneSideOfTheSplitMovesToItsDaughterUnwritten) {
   ASSERT_TRUE(report.isOk()) << report.status().toString();
   EXPECT_TRUE(report->clean());
   EXPECT_EQ(report->counts.storeFiles, 4u);
+}
+
+// While a split rewrites its parent's files, no flush task can run (the split
+// holds the maintenance lock), so the split flushes the parent itself when
+// writes pass the flush size: each memstore as two files cut at the split
+// row, which go to the daughters as they are. Before, the writer waited on
+// memstore pressure for as long as the rewrite took.
+TEST_F(RegionsTest, ASplitFlushesItsParentWhileItRewritesAndHandsTheCutFilesToItsDaughters) {
+  TableOptions options;
+  options.memstoreFlushSize = 64 << 10;  // the smallest allowed
+  createTable(options);
+  writeRows(0, 200);
+  fx().flush(kTable);
+  const std::map<int64_t, std::string> parentFiles = filesById(ws());
+  ASSERT_EQ(parentFiles.size(), 2u);  // f and g, each across the split row
+
+  HeldPoint held("split:rewrite");
+  auto split = std::async(std::launch::async, [&] { return ws().split(kTable, Bytes(rowName(100))); });
+  ASSERT_TRUE(held.reached()) << "the split never began its rewrite";
+  // Several flushes' worth on both sides of the split row, written while the
+  // rewrite is held: more than the region may hold in memory.
+  writeRows(0, 1000, 2);
+  ASSERT_EQ(regions().size(), 1u) << "the writes waited for the split to end";
+  std::map<int64_t, std::string> cut;
+  for (const auto& [id, what] : filesById(ws())) {
+    if (!parentFiles.contains(id)) cut[id] = what;
+  }
+  EXPECT_GE(cut.size(), 4u) << "the parent was not flushed while it split";
+  const auto before = everything();
+  held.release();
+  Result<std::vector<int64_t>> daughters = split.get();
+  ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+
+  // Each cut file is in the daughter its rows belong to, unwritten.
+  Result<std::vector<StoreFileInfo>> files = ws().storeFiles(kTable);
+  ASSERT_TRUE(files.isOk()) << files.status().toString();
+  size_t moved = 0;
+  for (const StoreFileInfo& f : *files) {
+    if (!cut.contains(f.id)) continue;
+    ++moved;
+    EXPECT_EQ(f.regionId, (*daughters)[f.lastRow < Bytes(rowName(100)) ? 0 : 1]) << cut[f.id];
+  }
+  EXPECT_EQ(moved, cut.size()) << "cut files were rewritten";
+  EXPECT_EQ(everything(), before);
+  EXPECT_THAT(describe(fx().getColumn(kTable, rowName(42), "f:a")), ElementsAre("2:a42"));
+  EXPECT_THAT(describe(fx().getColumn(kTable, rowName(999), "f:a")), ElementsAre("2:a999"));
+  fx().reopen();
+  EXPECT_EQ(everything(), before);
+  fx().close();
+  Result<CheckReport> report = checkWorkspace(fx().path());
+  ASSERT_TRUE(report.isOk()) << report.status().toString();
+  EXPECT_TRUE(report->clean());
 }
 
 TEST_F(RegionsTest, ASplitRewritesAFileThatAgesBetweenTwoItMustRewrite) {
