@@ -51,19 +51,40 @@ class MergingIterator final : public InternalIterator {
   }
 
   void next() override {
-    // Advance the current child past the key, and every other child holding
-    // the same key (older duplicates).
-    m_scratch.assign(key().data(), key().size());
-    while (!m_heap.empty() && m_children[m_heap.front()]->key() == BytesView(m_scratch)) {
-      const size_t top = m_heap.front();
-      std::pop_heap(m_heap.begin(), m_heap.end(), m_greater);
-      m_heap.pop_back();
+    // Usually no other child holds the current key. The one with the next
+    // smallest key is a child of the heap's root, so two comparisons tell;
+    // then the current child steps on and sinks only as far as it must (a
+    // memstore's segments in a key-ordered load, or files of disjoint key
+    // ranges, keep it at the top: two more comparisons, where a pop and a
+    // push went to the bottom of the heap and back).
+    const size_t top = m_heap.front();
+    const BytesView current = m_children[top]->key();
+    const auto holdsCurrent = [&](size_t at) { return at < m_heap.size() && m_children[m_heap[at]]->key() == current; };
+    if (!holdsCurrent(1) && !holdsCurrent(2)) {
       m_children[top]->next();
       if (m_children[top]->valid()) {
-        m_heap.push_back(top);
-        std::push_heap(m_heap.begin(), m_heap.end(), m_greater);
+        siftDownFromTop();
       } else {
         collectStatus(*m_children[top]);
+        m_heap.front() = m_heap.back();  // the spent child is never compared again
+        m_heap.pop_back();
+        if (!m_heap.empty()) siftDownFromTop();
+      }
+      return;
+    }
+    // Advance the current child past the key, and every other child holding
+    // the same key (older duplicates).
+    m_scratch.assign(current.data(), current.size());
+    while (!m_heap.empty() && m_children[m_heap.front()]->key() == BytesView(m_scratch)) {
+      const size_t holder = m_heap.front();
+      std::pop_heap(m_heap.begin(), m_heap.end(), m_greater);
+      m_heap.pop_back();
+      m_children[holder]->next();
+      if (m_children[holder]->valid()) {
+        m_heap.push_back(holder);
+        std::push_heap(m_heap.begin(), m_heap.end(), m_greater);
+      } else {
+        collectStatus(*m_children[holder]);
       }
     }
   }
@@ -83,6 +104,21 @@ class MergingIterator final : public InternalIterator {
       }
     }
     std::make_heap(m_heap.begin(), m_heap.end(), m_greater);
+  }
+
+  // Restores the heap after its top child's key grew.
+  void siftDownFromTop() {
+    const size_t n = m_heap.size();
+    size_t at = 0;
+    while (true) {
+      const size_t left = 2 * at + 1;
+      if (left >= n) return;
+      const size_t right = left + 1;
+      const size_t smaller = right < n && m_greater(m_heap[left], m_heap[right]) ? right : left;
+      if (!m_greater(m_heap[at], m_heap[smaller])) return;
+      std::swap(m_heap[at], m_heap[smaller]);
+      at = smaller;
+    }
   }
 
   void collectStatus(const InternalIterator& child) {
