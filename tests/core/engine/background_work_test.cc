@@ -47,6 +47,58 @@ TEST(BackgroundWork, AFlushCompletesWhileAnotherTablesCompactionRuns) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(fx.getColumn("busy", "row" + std::to_string(i), "f:q").size(), 1u);
 }
 
+// A table "t" that splits and flushes only when asked.
+void createQuietTable(EngineFixture& fx) {
+  TableOptions table;
+  table.name = "t";
+  table.memstoreFlushSize = 1ull << 30;
+  table.splitPolicy = SplitPolicy::kDisabled;
+  table.families = {familyOf("f")};
+  const Status created = fx.ws().createTable(table);
+  ASSERT_TRUE(created.isOk()) << created.toString();
+}
+
+// `files` flushes of `rows` rows each, interleaved so that every file spans
+// the others' key range (the engine leaves files of disjoint ranges alone).
+void writeInterleavedFiles(EngineFixture& fx, int files, int rows) {
+  for (int file = 0; file < files; ++file) {
+    for (int i = 0; i < rows; ++i) fx.put("t", "row" + std::to_string(100000 + files * i + file), "f:q", 1, "v");
+    fx.flush("t");
+  }
+}
+
+// Holds the first compaction at its merge until released, tells when a
+// split has asked for the maintenance lock, and whether a compaction gave
+// its merge up.
+class MergeAndSplitPoints {
+ public:
+  MergeAndSplitPoints()
+      : m_points([this](std::string_view point) {
+          if (point == "compaction:merge" && !m_held.exchange(true)) {
+            m_mergeReached.set_value();
+            m_released.wait_for(kPatience);
+          } else if (point == "split:waiting" && !m_waitingSeen.exchange(true)) {
+            m_splitWaiting.set_value();
+          } else if (point == "compaction:given-up") {
+            m_gaveUp.store(true);
+          }
+        }) {}
+  ~MergeAndSplitPoints() { release(); }
+
+  bool mergeReached() { return m_mergeReached.get_future().wait_for(kPatience) == std::future_status::ready; }
+  bool splitWaiting() { return m_splitWaiting.get_future().wait_for(kPatience) == std::future_status::ready; }
+  bool gaveUp() const { return m_gaveUp.load(); }
+  void release() {
+    if (!m_releasedOnce.exchange(true)) m_release.set_value();
+  }
+
+ private:
+  std::atomic<bool> m_held{false}, m_waitingSeen{false}, m_gaveUp{false}, m_releasedOnce{false};
+  std::promise<void> m_mergeReached, m_splitWaiting, m_release;
+  std::shared_future<void> m_released = m_release.get_future().share();
+  engine::ScopedSyncPoints m_points;
+};
+
 // A split waits for the maintenance lock, and while it waits no flush can
 // start (the lock lets no shared locker pass a waiting exclusive one), so the
 // writer waited out whatever compaction ran. A compaction the engine started
@@ -54,45 +106,21 @@ TEST(BackgroundWork, AFlushCompletesWhileAnotherTablesCompactionRuns) {
 // makes moot, as HBase's compactions stop when their region closes to split.
 TEST(BackgroundWork, ACompactionTheEngineStartedGivesWayToASplitOfItsRegion) {
   EngineFixture fx;
-  TableOptions table;
-  table.name = "t";
-  table.memstoreFlushSize = 1ull << 30;  // flushed here only when asked
-  table.splitPolicy = SplitPolicy::kDisabled;
-  table.families = {familyOf("f")};
-  ASSERT_TRUE(fx.ws().createTable(table).isOk());
-
-  std::promise<void> mergeReached, splitWaiting;
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::atomic<bool> held{false}, waitingSeen{false}, gaveUp{false};
-  engine::ScopedSyncPoints points([&](std::string_view point) {
-    if (point == "compaction:merge" && !held.exchange(true)) {
-      mergeReached.set_value();
-      released.wait_for(kPatience);
-    } else if (point == "split:waiting" && !waitingSeen.exchange(true)) {
-      splitWaiting.set_value();
-    } else if (point == "compaction:given-up") {
-      gaveUp.store(true);
-    }
-  });
-  // Three files of interleaved rows: the third flush has the engine queue a
-  // minor compaction (files with disjoint key ranges it would leave alone),
-  // which merges enough cells to look at its region's flag on the way.
+  createQuietTable(fx);
+  MergeAndSplitPoints points;
+  // The third flush has the engine queue a minor compaction, which merges
+  // enough cells to look at its region's flag on the way.
   constexpr int kRowsPerFile = 3000;
-  for (int file = 0; file < 3; ++file) {
-    for (int i = 0; i < kRowsPerFile; ++i) fx.put("t", "row" + std::to_string(100000 + 3 * i + file), "f:q", 1, "v");
-    fx.flush("t");
-  }
-  ASSERT_EQ(mergeReached.get_future().wait_for(kPatience), std::future_status::ready)
-      << "the engine started no compaction";
+  writeInterleavedFiles(fx, 3, kRowsPerFile);
+  ASSERT_TRUE(points.mergeReached()) << "the engine started no compaction";
   auto split = std::async(std::launch::async, [&] { return fx.ws().split("t", Bytes("row104500")); });
-  const bool splitAsked = splitWaiting.get_future().wait_for(kPatience) == std::future_status::ready;
-  release.set_value();
+  const bool splitAsked = points.splitWaiting();
+  points.release();
   ASSERT_TRUE(splitAsked) << "the split never asked for the lock";
   ASSERT_EQ(split.wait_for(kPatience), std::future_status::ready) << "the split waited for the compaction";
   const Result<std::vector<int64_t>> daughters = split.get();
   ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
-  EXPECT_TRUE(gaveUp.load()) << "the compaction ran its merge to the end";
+  EXPECT_TRUE(points.gaveUp()) << "the compaction ran its merge to the end";
   const Status background = fx.ws().waitForBackgroundWork();
   EXPECT_TRUE(background.isOk()) << "giving way was reported as a failure: " << background.toString();
   EXPECT_EQ(fx.rawCells("t").size(), 3u * kRowsPerFile);
@@ -106,37 +134,18 @@ TEST(BackgroundWork, ACompactionTheEngineStartedGivesWayToASplitOfItsRegion) {
 // to its end.
 TEST(BackgroundWork, AFlushRunsWhileASplitWaitsForACompaction) {
   EngineFixture fx;
-  TableOptions table;
-  table.name = "t";
-  table.memstoreFlushSize = 1ull << 30;
-  table.splitPolicy = SplitPolicy::kDisabled;
-  table.families = {familyOf("f")};
-  ASSERT_TRUE(fx.ws().createTable(table).isOk());
-  for (int file = 0; file < 2; ++file) {
-    for (int i = 0; i < 100; ++i) fx.put("t", "row" + std::to_string(1000 + 2 * i + file), "f:q", 1, "v");
-    fx.flush("t");
-  }
-
-  std::promise<void> mergeReached, splitWaiting, release;
-  std::shared_future<void> released = release.get_future().share();
-  std::atomic<bool> held{false}, waitingSeen{false};
-  engine::ScopedSyncPoints points([&](std::string_view point) {
-    if (point == "compaction:merge" && !held.exchange(true)) {
-      mergeReached.set_value();
-      released.wait_for(kPatience);
-    } else if (point == "split:waiting" && !waitingSeen.exchange(true)) {
-      splitWaiting.set_value();
-    }
-  });
+  createQuietTable(fx);
+  writeInterleavedFiles(fx, 2, 100);
+  MergeAndSplitPoints points;
   auto compaction = std::async(std::launch::async, [&] { return fx.ws().compact("t", /*major=*/true); });
-  ASSERT_EQ(mergeReached.get_future().wait_for(kPatience), std::future_status::ready) << "no compaction started";
-  auto split = std::async(std::launch::async, [&] { return fx.ws().split("t", Bytes("row1100")); });
-  ASSERT_EQ(splitWaiting.get_future().wait_for(kPatience), std::future_status::ready) << "the split never asked";
+  ASSERT_TRUE(points.mergeReached()) << "no compaction started";
+  auto split = std::async(std::launch::async, [&] { return fx.ws().split("t", Bytes("row100100")); });
+  ASSERT_TRUE(points.splitWaiting()) << "the split never asked for the lock";
 
-  fx.put("t", "row9999", "f:q", 1, "written while the split waits");
+  fx.put("t", "row999999", "f:q", 1, "written while the split waits");
   auto flush = std::async(std::launch::async, [&] { return fx.ws().flush("t"); });
   const bool flushed = flush.wait_for(kPatience) == std::future_status::ready;
-  release.set_value();
+  points.release();
   EXPECT_TRUE(flushed) << "the flush waited behind the split, which waited for the compaction";
   const Status flushStatus = flush.get();
   EXPECT_TRUE(flushStatus.isOk()) << flushStatus.toString();
@@ -144,10 +153,11 @@ TEST(BackgroundWork, AFlushRunsWhileASplitWaitsForACompaction) {
   EXPECT_TRUE(compactionStatus.isOk()) << compactionStatus.toString();
   const Result<std::vector<int64_t>> daughters = split.get();
   ASSERT_TRUE(daughters.isOk()) << daughters.status().toString();
+  EXPECT_FALSE(points.gaveUp()) << "a compaction asked for gave way";
   EXPECT_EQ(fx.rawCells("t").size(), 201u);
   fx.reopen();
   EXPECT_EQ(fx.rawCells("t").size(), 201u);
-  EXPECT_EQ(fx.getColumn("t", "row9999", "f:q").size(), 1u);
+  EXPECT_EQ(fx.getColumn("t", "row999999", "f:q").size(), 1u);
 }
 
 // A sanitizer's allocator keeps freed memory aside (ASan's quarantine grew

@@ -71,6 +71,16 @@ class RegionsTest : public ::testing::Test {
 
   std::vector<std::string> everything() { return describeFull(fx().rawCells(kTable)); }
 
+  // Closes the workspace and checks all of it: clean, with these counts.
+  CheckCounts closeAndCheck() {
+    fx().close();
+    Result<CheckReport> report = checkWorkspace(fx().path());
+    EXPECT_TRUE(report.isOk()) << report.status().toString();
+    if (!report.isOk()) return {};
+    EXPECT_TRUE(report->clean());
+    return report->counts;
+  }
+
   // The regions cover the key space: no gap, no overlap, each non-empty.
   void expectPartition() {
     const std::vector<RegionInfo> rs = regions();
@@ -243,11 +253,7 @@ TEST_F(RegionsTest, AFileWhollyOnOneSideOfTheSplitMovesToItsDaughterUnwritten) {
   for (const auto& [id, what] : filesById(ws())) EXPECT_FALSE(after.contains(id)) << what;
   fx().reopen();
   EXPECT_EQ(everything(), before);
-  fx().close();
-  Result<CheckReport> report = checkWorkspace(fx().path());
-  ASSERT_TRUE(report.isOk()) << report.status().toString();
-  EXPECT_TRUE(report->clean());
-  EXPECT_EQ(report->counts.storeFiles, 4u);
+  EXPECT_EQ(closeAndCheck().storeFiles, 4u);
 }
 
 // While a split rewrites its parent's files, no flush task can run (the split
@@ -296,10 +302,7 @@ TEST_F(RegionsTest, ASplitFlushesItsParentWhileItRewritesAndHandsTheCutFilesToIt
   EXPECT_THAT(describe(fx().getColumn(kTable, rowName(999), "f:a")), ElementsAre("2:a999"));
   fx().reopen();
   EXPECT_EQ(everything(), before);
-  fx().close();
-  Result<CheckReport> report = checkWorkspace(fx().path());
-  ASSERT_TRUE(report.isOk()) << report.status().toString();
-  EXPECT_TRUE(report->clean());
+  closeAndCheck();
 }
 
 TEST_F(RegionsTest, ASplitRewritesAFileThatAgesBetweenTwoItMustRewrite) {
