@@ -252,11 +252,12 @@ class WorkspaceImpl final : public Workspace {
                                            RegionOrigin origin, bool quietWhenUnsplittable);  // REQUIRES: m_maintenance
   // The row to split at, or nullopt with *whyNot. REQUIRES: m_maintenance, region flushed.
   Result<std::optional<Bytes>> midRowLocked(const Region& region, std::string* whyNot);
-  // Whether a write would have a flush of the region queued by now: its
-  // memstores past the table's flush size, or the workspace's past half
-  // their limit with this region holding at least half of them. A split
-  // asks, to flush its parent itself while it rewrites.
-  bool flushWantedDuringSplit(const Region& region, const Table& table) const;
+  // The region holding the most in its memstores of those a write would
+  // have a flush queued for by now (past its table's flush size, or the
+  // workspace's memstores past half their limit with it holding at least
+  // half of them); null when none. `only`: that region or none. A split
+  // asks while it rewrites, to do those flushes itself.
+  std::shared_ptr<Region> regionDueAFlush(const std::shared_ptr<Region>& only = nullptr) const;
   // m_maintenance, exclusively, for a split of `region` (null: not known).
   std::unique_lock<FairSharedMutex> lockForSplit(const std::shared_ptr<Region>& region);
 

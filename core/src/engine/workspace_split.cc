@@ -38,6 +38,7 @@
 #include "engine/merging_iterator.h"
 #include "engine/range_iterator.h"
 #include "engine/sync_point.h"
+#include "engine/thread_priority.h"
 #include "engine/workspace_impl.h"
 
 namespace keyscope::engine {
@@ -46,7 +47,7 @@ namespace {
 
 // How often a split's rewrite looks whether the parent needs a flush, and
 // a split waiting for the maintenance lock tries it.
-constexpr int kSplitFlushPollMillis = 5;
+constexpr int kSplitPollMillis = 5;
 // How long a split tries the maintenance lock before it waits in line.
 constexpr int kSplitTriesLockSeconds = 10;
 
@@ -142,13 +143,31 @@ Result<std::optional<Bytes>> WorkspaceImpl::midRowLocked(const Region& region, s
   return std::optional<Bytes>(rows[rows.size() / 2]);
 }
 
-bool WorkspaceImpl::flushWantedDuringSplit(const Region& region, const Table& table) const {
-  const uint64_t bytes = region.memstoreBytes();
-  if (bytes == 0) return false;
-  if (bytes >= table.options.memstoreFlushSize) return true;
+std::shared_ptr<Region> WorkspaceImpl::regionDueAFlush(const std::shared_ptr<Region>& only) const {
+  std::vector<std::shared_ptr<Region>> regions;
+  if (only != nullptr) {
+    regions.push_back(only);
+  } else {
+    std::lock_guard lock(m_tablesMutex);
+    regions.reserve(m_regions.size());
+    for (const auto& [id, region] : m_regions) regions.push_back(region);
+  }
   const uint64_t limit = m_options.memstoreLimitBytes;
   const uint64_t active = m_memstoreBudget->active.load(std::memory_order_relaxed);
-  return limit > 0 && active >= limit / 2 && 2 * bytes >= active;
+  std::shared_ptr<Region> due;
+  uint64_t dueBytes = 0;
+  for (const auto& region : regions) {
+    const uint64_t bytes = region->memstoreBytes();
+    if (bytes == 0 || bytes <= dueBytes) continue;
+    const auto table = findTable(region->tableName);
+    const bool pastFlushSize = table != nullptr && bytes >= table->options.memstoreFlushSize;
+    const bool underPressure = limit > 0 && active >= limit / 2 && 2 * bytes >= active;
+    if (pastFlushSize || underPressure) {
+      due = region;
+      dueBytes = bytes;
+    }
+  }
+  return due;
 }
 
 std::unique_lock<FairSharedMutex> WorkspaceImpl::lockForSplit(const std::shared_ptr<Region>& region) {
@@ -163,12 +182,16 @@ std::unique_lock<FairSharedMutex> WorkspaceImpl::lockForSplit(const std::shared_
   syncPoint("split:waiting");
   std::unique_lock maintenance(m_maintenance, std::defer_lock);
   const auto politeUntil = std::chrono::steady_clock::now() + std::chrono::seconds(kSplitTriesLockSeconds);
+  // A flush holds the lock for milliseconds, a compaction for seconds: the
+  // tries start close together and space out.
+  auto pause = std::chrono::microseconds(100);
   while (!maintenance.try_lock()) {
     if (std::chrono::steady_clock::now() >= politeUntil) {
       maintenance.lock();
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(kSplitFlushPollMillis));
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::microseconds>(2 * pause, std::chrono::milliseconds(kSplitPollMillis));
   }
   if (region != nullptr) region->splitWaiting.store(false);
   return maintenance;
@@ -277,33 +300,44 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     return std::array<WrittenFile, 2>{std::move(low), high.get()};
   };
   // The rewrite of step 2 is most of a split's time. Writes go on meanwhile,
-  // and no flush task can run (this holds m_maintenance), so the writer would
+  // and no flush task can run (this holds m_maintenance), so writers would
   // soon wait on memstore pressure for as long as the split lasts (seconds,
   // in a random-order load). So the halves are written on threads of their
-  // own, and this thread flushes the parent meanwhile whenever a flush task
-  // would, each memstore as two files cut at the split key, which step 3
-  // hands to the daughters as they are. A failed flush ends the split (its
-  // memstores stay for the parent's next flush to retry). The halves keep
-  // the writer's priority, unlike a compaction's merge (thread_priority.h):
-  // every other region's flushes wait for the split to end.
+  // own, and this thread does the flushes that fall due meanwhile, of any
+  // region: the parent's each memstore as two files cut at the split key,
+  // which step 3 hands to the daughters as they are. A failed flush of the
+  // parent ends the split (its memstores stay for its next flush to retry);
+  // after a failed flush of another region, that region's flush task
+  // retries once the split is done. With nobody waiting on them, the halves
+  // run at background priority (thread_priority.h).
   Status flushedMeanwhile;
+  bool flushOthers = true;
   const auto writeHalvesFlushing = [&](const std::function<WrittenFile(int)>& writeHalf) {
-    std::array<std::future<WrittenFile>, 2> halves{std::async(std::launch::async, writeHalf, 0),
-                                                   std::async(std::launch::async, writeHalf, 1)};
+    const auto background = [&](int half) {
+      lowerThisThreadsPriority();
+      return writeHalf(half);
+    };
+    std::array<std::future<WrittenFile>, 2> halves{std::async(std::launch::async, background, 0),
+                                                   std::async(std::launch::async, background, 1)};
     const auto done = [&] {
       return std::all_of(halves.begin(), halves.end(), [](const std::future<WrittenFile>& f) {
         return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
       });
     };
     while (!done()) {
-      if (flushedMeanwhile && flushWantedDuringSplit(*region, *table)) {
+      const std::shared_ptr<Region> due = !flushedMeanwhile ? nullptr : regionDueAFlush(flushOthers ? nullptr : region);
+      if (due == region) {
         flushedMeanwhile = flushRegionLocked(region, &splitKey);
+        continue;
+      }
+      if (due != nullptr) {
+        flushOthers = flushRegionLocked(due).isOk();
         continue;
       }
       // No signal reaches this thread when a write passes the flush size;
       // a few milliseconds of polling is cheap next to the rewrite.
       for (auto& half : halves) {
-        if (half.wait_for(std::chrono::milliseconds(kSplitFlushPollMillis)) != std::future_status::ready) break;
+        if (half.wait_for(std::chrono::milliseconds(kSplitPollMillis)) != std::future_status::ready) break;
       }
     }
     return std::array<WrittenFile, 2>{halves[0].get(), halves[1].get()};

@@ -305,6 +305,32 @@ TEST_F(RegionsTest, ASplitFlushesItsParentWhileItRewritesAndHandsTheCutFilesToIt
   closeAndCheck();
 }
 
+// The split does the flushes of other regions that fall due meanwhile too:
+// their flush tasks wait for it as well.
+TEST_F(RegionsTest, ASplitFlushesOtherRegionsDueAFlushWhileItRewrites) {
+  createTable();
+  writeRows(0, 200);
+  fx().flush(kTable);
+  TableOptions other;
+  other.name = "other";
+  other.memstoreFlushSize = 64 << 10;
+  other.families = {familyOf("f")};
+  ASSERT_TRUE(ws().createTable(other).isOk());
+
+  HeldPoint held("split:rewrite");
+  auto split = std::async(std::launch::async, [&] { return ws().split(kTable, Bytes(rowName(100))); });
+  ASSERT_TRUE(held.reached()) << "the split never began its rewrite";
+  // More than the other table's region may hold in memory.
+  for (int i = 0; i < 2000; ++i) fx().put("other", rowName(i), "f:v", 1, std::string(100, 'o'));
+  ASSERT_EQ(regions().size(), 1u) << "the writes waited for the split to end";
+  EXPECT_GE(fx().storeFileCount("other"), 1u) << "the other table was not flushed while the split ran";
+  held.release();
+  ASSERT_TRUE(split.get().isOk());
+  fx().reopen();
+  EXPECT_EQ(fx().rawCells("other").size(), 2000u);
+  EXPECT_THAT(describe(fx().getColumn("other", rowName(1999), "f:v")), ElementsAre("1:" + std::string(100, 'o')));
+}
+
 TEST_F(RegionsTest, ASplitRewritesAFileThatAgesBetweenTwoItMustRewrite) {
   createTable();
   // Oldest: row0010 f:a@5 = "old", in a file reaching past the split row.
