@@ -5,8 +5,9 @@
 //   1. flush the parent: its data up to log position S is in store files;
 //   2. rewrite the files holding rows on both sides of the split row into two
 //      daughters' files (no lock held: writes keep going into the parent's
-//      memstore, and the split flushes the parent itself whenever a flush is
-//      due, each memstore as two files cut at the split row), then switch
+//      memstore, and the split does every region's flushes as they fall
+//      due, the parent's each memstore as two files cut at the split row),
+//      then switch
 //      the parent's memstore and write what it holds into the daughters'
 //      files as well, up to log position S2;
 //   3. under m_write, in one catalog transaction: the daughters (flushed_seq
@@ -182,8 +183,9 @@ std::unique_lock<FairSharedMutex> WorkspaceImpl::lockForSplit(const std::shared_
   syncPoint("split:waiting");
   std::unique_lock maintenance(m_maintenance, std::defer_lock);
   const auto politeUntil = std::chrono::steady_clock::now() + std::chrono::seconds(kSplitTriesLockSeconds);
-  // A flush holds the lock for milliseconds, a compaction for seconds: the
-  // tries start close together and space out.
+  // A small flush holds the lock for milliseconds, a memstore's worth or a
+  // compaction for up to seconds: the tries start close together and space
+  // out.
   auto pause = std::chrono::microseconds(100);
   while (!maintenance.try_lock()) {
     if (std::chrono::steady_clock::now() >= politeUntil) {
