@@ -77,6 +77,8 @@ QueryMatcher::QueryMatcher(MatcherSettings settings) : m_settings(std::move(sett
       m_maxVersionsToCheck = familyVersions;
       break;
   }
+  m_plainRead = m_settings.mode == MatchMode::kUserRead && !m_settings.hasFilter && m_settings.columns.empty() &&
+                m_settings.timeRange.isAllTime() && m_settings.oldestUnexpiredTs == INT64_MIN;
 }
 
 void QueryMatcher::reset() {
@@ -101,27 +103,6 @@ MatchCode QueryMatcher::checkDeleted(const ParsedKey& key) {
       break;
   }
   return MatchCode::kInclude;
-}
-
-MatchCode QueryMatcher::checkVersions(const ParsedKey& key) {
-  // ScanWildcardColumnTracker.checkVersions / checkVersion.
-  if (!m_hasColumn || !equalBytes(m_column, key.qualifierEscaped)) {
-    assignBytes(m_column, key.qualifierEscaped);
-    m_hasColumn = true;
-    m_count = 0;
-    m_hasPrevious = false;
-  } else if (m_hasPrevious && m_previousTs == key.timestamp && m_previousType == key.type) {
-    return MatchCode::kSkip;  // a duplicate of the version just counted
-  }
-  if (key.type == CellType::kPut) ++m_count;  // markers never count
-  if (m_count > m_maxVersionsToCheck) return MatchCode::kSeekNextColumn;
-  if (m_count <= m_settings.family->minVersions || !isExpired(key.timestamp)) {
-    m_hasPrevious = true;
-    m_previousTs = key.timestamp;
-    m_previousType = key.type;
-    return MatchCode::kInclude;
-  }
-  return MatchCode::kSeekNextColumn;
 }
 
 MatchCode QueryMatcher::mergeFilterResponse(const ParsedKey& key, MatchCode code, FilterCode filterCode) {
@@ -182,7 +163,7 @@ void QueryMatcher::trackCompactionDelete(const ParsedKey& key) {
     m_deletes.add(key);
 }
 
-MatchCode QueryMatcher::match(const ParsedKey& key, Filter* filter, const CellRef* cell) {
+MatchCode QueryMatcher::matchAny(const ParsedKey& key, Filter* filter, const CellRef* cell) {
   const bool userRead = m_settings.mode == MatchMode::kUserRead || m_settings.mode == MatchMode::kRawRead;
   if (userRead && filter != nullptr && filter->filterAllRemaining()) return MatchCode::kDoneScan;
   // preCheck: with no MIN_VERSIONS an expired cell ends its column (every
