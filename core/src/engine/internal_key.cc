@@ -118,7 +118,7 @@ std::string rowStartKey(BytesView row) {
 
 std::string rowEndKey(BytesView row) {
   std::string key = rowStartKey(row);
-  key.back() = '\x02';
+  toRowEndKey(&key);
   return key;
 }
 

@@ -38,6 +38,9 @@ std::string rowStartKey(BytesView row);           // <= every key of the row
 std::string rowEndKey(BytesView row);             // > every key of the row, <= every later row
 std::string columnStartKey(BytesView row, BytesView qualifier);
 std::string columnEndKey(BytesView row, BytesView qualifier);
+// Turns rowStartKey(row) (or a key's escaped row) into rowEndKey(row) in
+// place: the two differ in their terminator's last byte, 01 against 02.
+inline void toRowEndKey(std::string* rowStartKey) { rowStartKey->back() = '\x02'; }
 
 // A key split into its parts. rowEscaped and qualifierEscaped include their
 // terminators and point into the parsed key.

@@ -49,7 +49,7 @@ RegionReader::RegionReader(std::shared_ptr<Region> region, const ReadSettings& s
 
 RegionReader::~RegionReader() = default;
 
-Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getRow) {
+Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
   const ReadOptions& options = *m_settings.options;
   // Which families, and which qualifiers of each (empty set: all).
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> wanted;
@@ -105,8 +105,8 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
       return family.minVersions <= 0 && maxTs < ms.oldestUnexpiredTs;
     };
 
-    std::string getRowKey, columnKey, familyMarkerKey;
-    if (getRow != nullptr) getRowKey = rowStartKey(*getRow);
+    const BytesView getRowKey = isGet ? lowKey : BytesView();
+    std::string columnKey, familyMarkerKey;
     std::vector<std::unique_ptr<InternalIterator>> children;
     bool mayHoldFamilyMarkers = false;  // in a source read: see seekToGetRow
     for (const Memstore* memstore : {version.active.get(), version.flushing.get()}) {
@@ -116,12 +116,11 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
       children.push_back(memstore->newIterator(m_settings.readPoint, getRowKey));
       if (report != nullptr) ++report->memstoresRead;
     }
-    if (getRow != nullptr) {
-      if (ms.columns.size() == 1) {
-        columnKey = getRowKey;
-        columnKey += *ms.columns.begin();
-        familyMarkerKey = columnStartKey(*getRow, {});
-      }
+    if (isGet && ms.columns.size() == 1) {
+      columnKey.assign(getRowKey.data(), getRowKey.size());
+      columnKey += *ms.columns.begin();
+      familyMarkerKey.assign(getRowKey.data(), getRowKey.size());
+      appendEscaped(&familyMarkerKey, {});  // columnStartKey(row, empty qualifier)
     }
     for (const auto& live : version.files) {
       const StoreFileReader& file = *live->reader;
@@ -136,7 +135,7 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
         if (report != nullptr) ++report->storeFilesSkippedByTimeRange;
         continue;
       }
-      if (getRow != nullptr) {
+      if (isGet) {
         bool mayContain = file.mayContainRow(getRowKey);
         // A family marker has an empty qualifier: a ROWCOL probe must ask
         // for it too, or a file holding only the marker would be skipped.
@@ -151,8 +150,8 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, const Bytes* getR
       children.push_back(file.newIterator(context));
     }
     if (children.empty()) continue;
-    if (getRow != nullptr) {
-      cursor->getStart = getRowKey;
+    if (isGet) {
+      cursor->getStart.assign(getRowKey.data(), getRowKey.size());
       if (!ms.columns.empty() && !mayHoldFamilyMarkers) cursor->getStart += *ms.columns.begin();
     }
     cursor->it = newMergingIterator(std::move(children));
@@ -216,7 +215,7 @@ bool RegionReader::lastRowBefore(BytesView bound, std::string* rowEscaped) {
 
 void RegionReader::skipRow(BytesView rowEscaped) {
   m_scratch.assign(rowEscaped.data(), rowEscaped.size());
-  m_scratch.back() = '\x02';  // rowEndKey
+  toRowEndKey(&m_scratch);
   for (auto& cursor : m_families) {
     if (cursor->it->valid() && startsWithBytes(cursor->it->key(), rowEscaped)) cursor->it->seek(m_scratch);
   }

@@ -73,10 +73,11 @@ class RegionReader {
   ~RegionReader();
 
   // Opens the families to read. [lowKey, highKey) bounds the internal keys
-  // the read can touch (empty highKey: unbounded), for skipping store files;
-  // getRow (non-null for a get) enables bloom filters.
+  // the read can touch (empty highKey: unbounded), for skipping store files.
+  // isGet: a get of one row, lowKey its rowStartKey() and highKey its
+  // rowEndKey(); enables bloom filters.
   // InvalidArgument for a family the table does not have.
-  Status open(BytesView lowKey, BytesView highKey, const Bytes* getRow);
+  Status open(BytesView lowKey, BytesView highKey, bool isGet);
 
   bool stale() const;
   const Region& region() const { return *m_region; }

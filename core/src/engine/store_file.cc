@@ -9,7 +9,6 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
-#include <deque>
 #include <limits>
 
 #include "engine/block_decode_pool.h"
@@ -1136,7 +1135,7 @@ class StoreFileIterator final : public InternalIterator {
       return Status::ok();
     }
     AheadBlock ahead = std::move(m_ahead.front());
-    m_ahead.pop_front();
+    m_ahead.erase(m_ahead.begin());
     if (ahead.cached) {
       StoreFileState::countCacheHit(m_context.report);
       m_block = std::move(ahead.cached);
@@ -1150,12 +1149,14 @@ class StoreFileIterator final : public InternalIterator {
 
   void dropFirstAhead() {
     if (m_ahead.front().job) m_ahead.front().job->cancel();
-    m_ahead.pop_front();
+    m_ahead.erase(m_ahead.begin());
   }
 
   const StoreFileState* m_file;
   ReadContext m_context;
-  std::deque<AheadBlock> m_ahead;
+  // At most kReadaheadBlocks, oldest first. A vector, as an empty one (a
+  // get's) allocates nothing, where a std::deque allocates on construction.
+  std::vector<AheadBlock> m_ahead;
   std::vector<std::string> m_spareBuffers;  // stored bytes' buffers back from the pool, for reuse
   PageCache::Block m_block;
   static constexpr size_t kNoBlock = std::numeric_limits<size_t>::max();

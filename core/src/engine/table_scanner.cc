@@ -109,11 +109,9 @@ Status TableScanner::openRegion() {
   }
   if (!region->startRow.empty() && BytesView(low) < BytesView(rowStartKey(region->startRow)))
     low = rowStartKey(region->startRow);
-  if (!region->endRow.empty()) {
-    const std::string end = rowStartKey(region->endRow);
-    if (high.empty() || BytesView(end) < BytesView(high)) high = end;
-  }
-  if (Status s = m_reader->open(low, high, nullptr); !s) return s;
+  m_regionEndKey = region->endRow.empty() ? std::string() : rowStartKey(region->endRow);
+  if (!m_regionEndKey.empty() && (high.empty() || BytesView(m_regionEndKey) < BytesView(high))) high = m_regionEndKey;
+  if (Status s = m_reader->open(low, high, /*isGet=*/false); !s) return s;
   ++m_report.regionsVisited;
   if (!m_options.reversed) m_reader->seek(low);
   return Status::ok();
@@ -121,7 +119,7 @@ Status TableScanner::openRegion() {
 
 bool TableScanner::fetchRow(std::vector<Cell>* cells) {
   const auto& regions = m_table->regions;
-  std::string rowEscaped;
+  std::string& rowEscaped = m_rowEscaped;
   bool doneScan = false;
   while (!m_regionsDone && !m_filterDone) {
     if (m_options.limit >= 0 && m_rowsReturned >= m_options.limit) return false;
@@ -137,7 +135,7 @@ bool TableScanner::fetchRow(std::vector<Cell>* cells) {
     bool found;
     if (!m_options.reversed) {
       found = m_reader->peekRow(&rowEscaped);
-      if (found && !region.endRow.empty() && BytesView(rowEscaped) >= BytesView(rowStartKey(region.endRow))) found = false;
+      if (found && !m_regionEndKey.empty() && BytesView(rowEscaped) >= BytesView(m_regionEndKey)) found = false;
     } else {
       found = m_reader->lastRowBefore(m_position, &rowEscaped);
     }
@@ -155,7 +153,8 @@ bool TableScanner::fetchRow(std::vector<Cell>* cells) {
       continue;
     }
     if (pastStop(rowEscaped)) return false;
-    m_position = m_options.reversed ? rowEscaped : rowEndKey(unescaped(rowEscaped));
+    m_position = rowEscaped;
+    if (!m_options.reversed) toRowEndKey(&m_position);
     if (Status s = readFilteredRow(*m_reader, rowEscaped, m_filter.get(), cells, &doneScan); !s) {
       m_status = s;
       return false;

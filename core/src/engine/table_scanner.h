@@ -71,6 +71,8 @@ class TableScanner final : public Scanner {
   std::unique_ptr<RegionReader> m_reader;
   std::string m_position;    // forward: next seek key; reversed: exclusive upper bound
   std::string m_stopKey;     // escaped stop row; empty: none
+  std::string m_regionEndKey;  // the open region's end row as a row start key; empty: the table's end
+  std::string m_rowEscaped;    // fetchRow's row, kept to reuse its buffer
   bool m_filterDone = false;
   int64_t m_rowsReturned = 0;
 

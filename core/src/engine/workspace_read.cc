@@ -43,7 +43,9 @@ Result<GetResult> WorkspaceImpl::getFromTable(const Table& table, const GetOptio
   settings.rowLimits = m_options.rowResultLimits;
   RegionReader reader(region, settings);
   const std::string rowKey = rowStartKey(options.row);
-  if (Status s = reader.open(rowKey, rowEndKey(options.row), &options.row); !s) return s;
+  std::string rowEnd = rowKey;
+  toRowEndKey(&rowEnd);
+  if (Status s = reader.open(rowKey, rowEnd, /*isGet=*/true); !s) return s;
   ++result.report.regionsVisited;
   reader.seekToGetRow();
   std::unique_ptr<Filter> filter = options.filter != nullptr ? options.filter->clone() : nullptr;
