@@ -143,7 +143,9 @@ MatchCode QueryMatcher::matchColumn(const ParsedKey& key, Filter* filter, const 
   const TimeRange& range = m_settings.timeRange;
   if (key.timestamp >= range.max) return MatchCode::kSkip;
   if (key.timestamp < range.min) return MatchCode::kSeekNextColumn;
-  if (!m_settings.columns.empty() && m_settings.columns.count(key.qualifierEscaped) == 0)
+  if (!m_settings.columns.empty() &&
+      !std::binary_search(m_settings.columns.begin(), m_settings.columns.end(), key.qualifierEscaped,
+                          [](BytesView a, BytesView b) { return a < b; }))
     return MatchCode::kSeekNextColumn;
   MatchCode code = checkVersions(key);
   if (code == MatchCode::kSkip || code == MatchCode::kSeekNextColumn) return code;

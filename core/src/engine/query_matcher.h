@@ -13,6 +13,7 @@
 // Not thread-safe: one matcher per read.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -76,8 +77,10 @@ struct MatcherSettings {
   // the input. A kept marker older than it masks nothing and is dropped
   // (CompactionScanQueryMatcher.tryDropDelete, EARLIEST_PUT_TS).
   int64_t earliestPutTs = INT64_MIN;
-  // Explicit columns of this family (escaped qualifiers); empty: every column.
-  std::set<std::string, std::less<>> columns;
+  // Explicit columns of this family (escaped qualifiers), sorted and
+  // without repeats; empty: every column. A get names one or a few, so a
+  // sorted vector (one allocation) serves where a set cost one per column.
+  std::vector<std::string> columns;
 };
 
 class QueryMatcher {
@@ -103,11 +106,12 @@ class QueryMatcher {
   // straight to the next wanted one, nullptr when none is left in the row.
   bool hasExplicitColumns() const { return !m_settings.columns.empty(); }
   const std::string* wantedColumnAfter(BytesView qualifierEscaped) const {
-    auto it = m_settings.columns.upper_bound(qualifierEscaped);
+    const auto it = std::upper_bound(m_settings.columns.begin(), m_settings.columns.end(), qualifierEscaped,
+                                     [](BytesView q, const std::string& column) { return q < BytesView(column); });
     return it == m_settings.columns.end() ? nullptr : &*it;
   }
   // The first wanted column (REQUIRES: hasExplicitColumns()).
-  const std::string& firstWantedColumn() const { return *m_settings.columns.begin(); }
+  const std::string& firstWantedColumn() const { return m_settings.columns.front(); }
 
  private:
   bool isExpired(int64_t ts) const { return ts < m_settings.oldestUnexpiredTs; }

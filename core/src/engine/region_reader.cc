@@ -1,6 +1,6 @@
 #include "engine/region_reader.h"
 
-#include <map>
+#include <algorithm>
 
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
@@ -13,11 +13,18 @@ struct RegionReader::FamilyCursor {
   std::shared_ptr<Store> store;
   std::shared_ptr<const StoreVersion> version;
   std::unique_ptr<InternalIterator> it;
-  std::unique_ptr<QueryMatcher> matcher;
+  std::optional<QueryMatcher> matcher;
   std::string getStart;  // a get's first key (seekToGetRow)
 };
 
 namespace {
+
+// One family a read covers: all its columns, or those named (escaped).
+struct FamilyRequest {
+  const std::pair<const std::string, std::shared_ptr<Store>>* entry;  // in Region::stores
+  bool wildcard = false;
+  std::vector<std::string> columns;
+};
 
 // A column seek first tries a few next() calls: most columns hold one or
 // two versions, and a merged seek touches every source.
@@ -51,47 +58,57 @@ RegionReader::~RegionReader() = default;
 
 Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
   const ReadOptions& options = *m_settings.options;
-  // Which families, and which qualifiers of each (empty set: all).
-  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> wanted;
-  std::map<std::string, bool, std::less<>> wildcard;
+  // The families to read, in name order, each with the columns asked of it.
+  std::vector<FamilyRequest> requests;
   if (options.columns.empty()) {
-    for (const auto& [name, store] : m_region->stores) wildcard[name] = true;
+    requests.reserve(m_region->stores.size());
+    for (const auto& entry : m_region->stores) requests.push_back({&entry, true, {}});
   }
   for (const ColumnSelector& column : options.columns) {
-    if (m_region->stores.find(column.family) == m_region->stores.end())
+    const auto store = m_region->stores.find(column.family);
+    if (store == m_region->stores.end())
       return Status::invalidArgument("table '" + m_region->tableName + "' has no column family '" + column.family + "'");
+    auto request = std::find_if(requests.begin(), requests.end(),
+                                [&](const FamilyRequest& r) { return r.entry == &*store; });
+    if (request == requests.end()) request = requests.insert(requests.end(), {&*store, false, {}});
     if (!column.qualifier) {
-      wildcard[column.family] = true;
+      request->wildcard = true;
     } else {
-      wildcard.emplace(column.family, false);
-      std::string escaped;
+      std::string& escaped = request->columns.emplace_back();
       appendEscaped(&escaped, *column.qualifier);
-      wanted[column.family].insert(std::move(escaped));
     }
   }
+  std::sort(requests.begin(), requests.end(),
+            [](const FamilyRequest& a, const FamilyRequest& b) { return a.entry->first < b.entry->first; });
+  m_families.reserve(requests.size());
 
   ReadReport* report = m_settings.report;
   ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
   if (context.readahead != nullptr) context.readaheadEnd.assign(highKey.data(), highKey.size());
-  for (const auto& [name, isWildcard] : wildcard) {
-    auto cursor = std::make_unique<FamilyCursor>();
-    cursor->name = name;
-    cursor->store = m_region->stores.find(name)->second;
-    cursor->version = cursor->store->current();
-    const StoreVersion& version = *cursor->version;
+  for (FamilyRequest& request : requests) {
+    const std::string& name = request.entry->first;
+    FamilyCursor cursor;
+    cursor.name = name;
+    cursor.store = request.entry->second;
+    cursor.version = cursor.store->current();
+    const StoreVersion& version = *cursor.version;
     // Without a damaged file's cells the answer would be wrong: say so.
     if (Status s = version.damage(); !s) return s;
     const FamilyOptions& family = version.options;
 
     MatcherSettings ms;
     ms.mode = m_settings.raw ? MatchMode::kRawRead : MatchMode::kUserRead;
-    ms.family = &cursor->version->options;
+    ms.family = &cursor.version->options;
     const auto familyRange = options.familyTimeRanges.find(name);
     ms.timeRange = familyRange != options.familyTimeRanges.end() ? familyRange->second : options.timeRange;
     ms.requestedVersions = options.maxVersions;
     ms.hasFilter = options.filter != nullptr;
     ms.oldestUnexpiredTs = m_settings.raw ? INT64_MIN : oldestUnexpired(family, m_settings.now);
-    if (!isWildcard) ms.columns = std::move(wanted[name]);
+    if (!request.wildcard) {
+      std::sort(request.columns.begin(), request.columns.end());
+      request.columns.erase(std::unique(request.columns.begin(), request.columns.end()), request.columns.end());
+      ms.columns = std::move(request.columns);
+    }
 
     // Sources, newest first: memstores, then store files by age.
     const TimeRange range = ms.timeRange;
@@ -106,6 +123,7 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
     };
 
     const BytesView getRowKey = isGet ? lowKey : BytesView();
+    // ROWCOL probes of a get of one column (built at the first ROWCOL file).
     std::string columnKey, familyMarkerKey;
     std::vector<std::unique_ptr<InternalIterator>> children;
     bool mayHoldFamilyMarkers = false;  // in a source read: see seekToGetRow
@@ -115,12 +133,6 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
       mayHoldFamilyMarkers = mayHoldFamilyMarkers || memstore->hasFamilyMarkers();
       children.push_back(memstore->newIterator(m_settings.readPoint, getRowKey));
       if (report != nullptr) ++report->memstoresRead;
-    }
-    if (isGet && ms.columns.size() == 1) {
-      columnKey.assign(getRowKey.data(), getRowKey.size());
-      columnKey += *ms.columns.begin();
-      familyMarkerKey.assign(getRowKey.data(), getRowKey.size());
-      appendEscaped(&familyMarkerKey, {});  // columnStartKey(row, empty qualifier)
     }
     for (const auto& live : version.files) {
       const StoreFileReader& file = *live->reader;
@@ -139,8 +151,15 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
         bool mayContain = file.mayContainRow(getRowKey);
         // A family marker has an empty qualifier: a ROWCOL probe must ask
         // for it too, or a file holding only the marker would be skipped.
-        if (mayContain && !columnKey.empty())
+        if (mayContain && ms.columns.size() == 1 && meta.bloomType == BloomType::kRowCol) {
+          if (columnKey.empty()) {
+            columnKey.assign(getRowKey.data(), getRowKey.size());
+            columnKey += ms.columns.front();
+            familyMarkerKey.assign(getRowKey.data(), getRowKey.size());
+            appendEscaped(&familyMarkerKey, {});  // columnStartKey(row, empty qualifier)
+          }
           mayContain = file.mayContainColumn(columnKey) || file.mayContainColumn(familyMarkerKey);
+        }
         if (!mayContain) {
           if (report != nullptr) ++report->storeFilesSkippedByBloom;
           continue;
@@ -151,11 +170,11 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
     }
     if (children.empty()) continue;
     if (isGet) {
-      cursor->getStart.assign(getRowKey.data(), getRowKey.size());
-      if (!ms.columns.empty() && !mayHoldFamilyMarkers) cursor->getStart += *ms.columns.begin();
+      cursor.getStart.assign(getRowKey.data(), getRowKey.size());
+      if (!ms.columns.empty() && !mayHoldFamilyMarkers) cursor.getStart += ms.columns.front();
     }
-    cursor->it = newMergingIterator(std::move(children));
-    cursor->matcher = std::make_unique<QueryMatcher>(std::move(ms));
+    cursor.it = newMergingIterator(std::move(children));
+    cursor.matcher.emplace(std::move(ms));
     m_families.push_back(std::move(cursor));
   }
   return Status::ok();
@@ -163,25 +182,25 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
 
 bool RegionReader::stale() const {
   for (const auto& cursor : m_families) {
-    if (cursor->store->current() != cursor->version) return true;
+    if (cursor.store->current() != cursor.version) return true;
   }
   return false;
 }
 
 void RegionReader::seek(BytesView target) {
-  for (auto& cursor : m_families) cursor->it->seek(target);
+  for (FamilyCursor& cursor : m_families) cursor.it->seek(target);
 }
 
 void RegionReader::seekToGetRow() {
-  for (auto& cursor : m_families) cursor->it->seek(cursor->getStart);
+  for (FamilyCursor& cursor : m_families) cursor.it->seek(cursor.getStart);
 }
 
 bool RegionReader::peekRow(std::string* rowEscaped) const {
   bool found = false;
   BytesView best;
   for (const auto& cursor : m_families) {
-    if (!cursor->it->valid()) continue;
-    const BytesView key = cursor->it->key();
+    if (!cursor.it->valid()) continue;
+    const BytesView key = cursor.it->key();
     const BytesView row = key.substr(0, escapedRowLength(key));
     if (!found || row < best) {
       best = row;
@@ -195,9 +214,9 @@ bool RegionReader::peekRow(std::string* rowEscaped) const {
 bool RegionReader::lastRowBefore(BytesView bound, std::string* rowEscaped) {
   bool found = false;
   for (auto& cursor : m_families) {
-    cursor->it->seekToLastRowBefore(bound);
-    if (!cursor->it->valid()) continue;
-    const BytesView key = cursor->it->key();
+    cursor.it->seekToLastRowBefore(bound);
+    if (!cursor.it->valid()) continue;
+    const BytesView key = cursor.it->key();
     const BytesView row = key.substr(0, escapedRowLength(key));
     if (!found || row > BytesView(*rowEscaped)) {
       rowEscaped->assign(row.data(), row.size());
@@ -208,7 +227,7 @@ bool RegionReader::lastRowBefore(BytesView bound, std::string* rowEscaped) {
   // Families whose last row is smaller are moved to the chosen row's start
   // (where they hold nothing, or the row's cells).
   for (auto& cursor : m_families) {
-    if (!cursor->it->valid() || !startsWithBytes(cursor->it->key(), *rowEscaped)) cursor->it->seek(*rowEscaped);
+    if (!cursor.it->valid() || !startsWithBytes(cursor.it->key(), *rowEscaped)) cursor.it->seek(*rowEscaped);
   }
   return true;
 }
@@ -217,7 +236,7 @@ void RegionReader::skipRow(BytesView rowEscaped) {
   m_scratch.assign(rowEscaped.data(), rowEscaped.size());
   toRowEndKey(&m_scratch);
   for (auto& cursor : m_families) {
-    if (cursor->it->valid() && startsWithBytes(cursor->it->key(), rowEscaped)) cursor->it->seek(m_scratch);
+    if (cursor.it->valid() && startsWithBytes(cursor.it->key(), rowEscaped)) cursor.it->seek(m_scratch);
   }
 }
 
@@ -225,7 +244,7 @@ Status RegionReader::readRow(BytesView rowEscaped, Filter* filter, CellAppender*
   const BytesView row = unescape(rowEscaped, &m_rowScratch);
   for (auto& cursor : m_families) {
     if (*doneScan) break;
-    if (Status s = readFamily(*cursor, rowEscaped, row, filter, cells, doneScan); !s) return s;
+    if (Status s = readFamily(cursor, rowEscaped, row, filter, cells, doneScan); !s) return s;
   }
   if (!m_settings.singleRow) skipRow(rowEscaped);
   return status();
@@ -342,7 +361,7 @@ Status RegionReader::readFamily(FamilyCursor& cursor, BytesView rowEscaped, Byte
 
 Status RegionReader::status() const {
   for (const auto& cursor : m_families) {
-    Status s = cursor->it->status();
+    Status s = cursor.it->status();
     if (!s) return s;
   }
   return Status::ok();

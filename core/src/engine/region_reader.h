@@ -114,7 +114,7 @@ class RegionReader {
 
   std::shared_ptr<Region> m_region;
   ReadSettings m_settings;
-  std::vector<std::unique_ptr<FamilyCursor>> m_families;
+  std::vector<FamilyCursor> m_families;  // in family name order
   std::string m_scratch;
   std::string m_qualifierScratch;
   std::string m_rowScratch;

@@ -925,6 +925,19 @@ struct StoreFileReader::Impl : StoreFileState {
 
 namespace {
 
+// The stored bytes of a block an iterator reads itself are needed only until
+// the block is decoded, so one buffer per thread serves every iterator. A
+// get's iterator had a buffer of its own: a fresh allocation of the stored
+// block's ~2 KiB for each get that missed the cache, past malloc's per-thread
+// cache of small sizes. A buffer grown past kKeptStoredBytes by a large block
+// is let go after that read.
+std::string& storedScratch() {
+  constexpr size_t kKeptStoredBytes = 64 * 1024;
+  thread_local std::string buffer;
+  if (buffer.capacity() > kKeptStoredBytes) std::string().swap(buffer);
+  return buffer;
+}
+
 class StoreFileIterator final : public InternalIterator {
  public:
   StoreFileIterator(const StoreFileState* file, const ReadContext& context)
@@ -1055,7 +1068,7 @@ class StoreFileIterator final : public InternalIterator {
       // A scan's first block: the blocks after it are handed to the pool
       // before it is read, so they decode while this one does.
       if (s && m_context.readahead != nullptr && first) readAhead();
-      if (s && !m_block) s = m_file->loadBlock(blockNo, m_context, true, &m_scratch, &m_block);
+      if (s && !m_block) s = m_file->loadBlock(blockNo, m_context, true, &storedScratch(), &m_block);
       if (!s) {
         fail(std::move(s));
         return false;
@@ -1164,7 +1177,6 @@ class StoreFileIterator final : public InternalIterator {
   BlockCursor m_cursor;
   bool m_valid = false;
   Status m_status;
-  std::string m_scratch;  // stored bytes of the block being read
   std::string m_before;   // seekToLastRowBefore's key and row
 };
 
