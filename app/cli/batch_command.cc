@@ -3,6 +3,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <vector>
 
 #include "batch_json.h"
 #include "cli_io.h"
@@ -41,42 +43,80 @@ class BatchSession {
     if (!op.contains("op") || !op["op"].is_string())
       return error(Status::invalidArgument("an operation needs an \"op\" string"));
     const std::string name = op["op"].get<std::string>();
-    static const std::map<std::string, json (BatchSession::*)(const json&)> kOps = {
-        {"create_table", &BatchSession::createTable},
-        {"alter_table", &BatchSession::alterTable},
-        {"describe", &BatchSession::describe},
-        {"list", &BatchSession::list},
-        {"exists", &BatchSession::exists},
-        {"truncate_table", &BatchSession::truncateTable},
-        {"drop_table", &BatchSession::dropTable},
-        {"put", &BatchSession::put},
-        {"delete", &BatchSession::remove},
-        {"mutate", &BatchSession::mutateMany},
-        {"get", &BatchSession::get},
-        {"scan", &BatchSession::scan},
-        {"count", &BatchSession::count},
-        {"increment", &BatchSession::increment},
-        {"check_and_mutate", &BatchSession::checkAndMutate},
-        {"flush", &BatchSession::flush},
-        {"compact", &BatchSession::compact},
-        {"major_compact", &BatchSession::majorCompact},
-        {"split", &BatchSession::split},
-        {"merge_regions", &BatchSession::mergeRegions},
-        {"balance", &BatchSession::balance},
-        {"balance_switch", &BatchSession::balanceSwitch},
-        {"regions", &BatchSession::regions},
-        {"region_history", &BatchSession::regionHistory},
-        {"servers", &BatchSession::servers},
-        {"set_servers", &BatchSession::setServers},
-        {"store_files", &BatchSession::storeFiles},
-        {"set_clock", &BatchSession::setClock},
-    };
-    const auto it = kOps.find(name);
-    if (it == kOps.end()) return error(Status::invalidArgument("unknown op '" + name + "'"));
-    return (this->*(it->second))(op);
+    const auto it = operations().find(name);
+    if (it == operations().end()) return error(Status::invalidArgument("unknown op '" + name + "'"));
+    if (Status s = checkKnownFields(op, it->second.fields, ""); !s) return error(s);
+    return (this->*(it->second.run))(op);
   }
 
  private:
+  // An operation: what runs it and the fields it takes, "op" among them
+  // (docs/BATCH-API.md); any other field is refused, not ignored.
+  struct Operation {
+    json (BatchSession::*run)(const json&);
+    std::vector<std::string_view> fields;
+  };
+
+  static std::vector<std::string_view> plus(std::vector<std::string_view> fields,
+                                            const std::vector<std::string_view>& more) {
+    fields.insert(fields.end(), more.begin(), more.end());
+    return fields;
+  }
+
+  static const std::map<std::string, Operation, std::less<>>& operations() {
+    static const std::vector<std::string_view> kTable = {"op", "table"};
+    static const std::vector<std::string_view> kTableDefinition = {
+        "op", "table", "families", "splits", "memstore_flushsize", "max_filesize", "split_policy",
+        "key_schema", "description", "examples"};
+    static const std::vector<std::string_view> kScan = plus(
+        {"op", "table", "start_row", "start_inclusive", "stop_row", "stop_inclusive", "prefix", "reversed", "raw",
+         "batch", "limit", "report"},
+        kReadOptionFields);
+    static const std::map<std::string, Operation, std::less<>> kOperations = {
+        {"create_table", {&BatchSession::createTable, kTableDefinition}},
+        {"alter_table", {&BatchSession::alterTable, kTableDefinition}},
+        {"describe", {&BatchSession::describe, kTable}},
+        {"list", {&BatchSession::list, {"op"}}},
+        {"exists", {&BatchSession::exists, kTable}},
+        {"truncate_table", {&BatchSession::truncateTable, kTable}},
+        {"drop_table", {&BatchSession::dropTable, kTable}},
+        {"put", {&BatchSession::put, plus(kPutFields, {"durability"})}},
+        {"delete", {&BatchSession::remove, plus(kDeleteFields, {"durability"})}},
+        {"mutate", {&BatchSession::mutateMany, {"op", "table", "mutations", "durability"}}},
+        {"get", {&BatchSession::get, plus({"op", "table", "row", "report"}, kReadOptionFields)}},
+        {"scan", {&BatchSession::scan, kScan}},
+        {"count", {&BatchSession::count, kScan}},
+        {"increment", {&BatchSession::increment, {"op", "table", "row", "columns", "durability"}}},
+        {"check_and_mutate",
+         {&BatchSession::checkAndMutate,
+          {"op", "table", "row", "f", "q", "compare", "value", "time_range", "mutations", "durability"}}},
+        {"flush", {&BatchSession::flush, kTable}},
+        {"compact", {&BatchSession::compact, kTable}},
+        {"major_compact", {&BatchSession::majorCompact, kTable}},
+        {"split", {&BatchSession::split, {"op", "table", "region", "row"}}},
+        {"merge_regions", {&BatchSession::mergeRegions, {"op", "first", "second"}}},
+        {"balance", {&BatchSession::balance, {"op"}}},
+        {"balance_switch", {&BatchSession::balanceSwitch, {"op", "enabled"}}},
+        {"regions", {&BatchSession::regions, kTable}},
+        {"region_history", {&BatchSession::regionHistory, kTable}},
+        {"servers", {&BatchSession::servers, {"op"}}},
+        {"set_servers", {&BatchSession::setServers, {"op", "count"}}},
+        {"store_files", {&BatchSession::storeFiles, kTable}},
+        {"set_clock", {&BatchSession::setClock, {"op", "now"}}},
+    };
+    return kOperations;
+  }
+
+  // A put or delete inside a mutate or check_and_mutate may name a table
+  // (copied in whole from a put or delete), but only the operation's own.
+  static Status checkMutationTable(const json& mutation, const std::string& table, size_t index) {
+    if (!mutation.is_object() || !mutation.contains("table")) return Status::ok();
+    const json& named = mutation["table"];
+    if (named.is_string() && named.get<std::string>() == table) return Status::ok();
+    return Status::invalidArgument("'mutations[" + std::to_string(index) + "].table': " + named.dump() +
+                                   " is not this operation's table '" + table + "'");
+  }
+
   static json ok(const Status& status) { return status ? json{{"ok", true}} : error(status); }
 
   Result<std::string> table(const json& op) {
@@ -145,6 +185,7 @@ class BatchSession {
       return error(Status::invalidArgument("'mutations': expected an array of put/delete objects"));
     std::vector<Mutation> mutations;
     for (const json& m : op["mutations"]) {
+      if (Status s = checkMutationTable(m, *name, mutations.size()); !s) return error(s);
       Result<Mutation> mutation = mutationFromJson(m);
       if (!mutation) return error(mutation.status());
       mutations.push_back(std::move(mutation).value());
@@ -206,6 +247,8 @@ class BatchSession {
     for (const json& c : op["columns"]) {
       if (!c.is_object() || !c.contains("f") || !c["f"].is_string())
         return error(Status::invalidArgument("'columns': each needs \"f\" (and \"q\", \"delta\")"));
+      if (Status s = checkKnownFields(c, {"f", "q", "delta"}, "columns[" + std::to_string(inc.columns.size()) + "]"); !s)
+        return error(s);
       Result<Bytes> q = c.contains("q") ? bytesFromJson(c["q"], "columns.q") : Result<Bytes>(Bytes());
       if (!q) return error(q.status());
       if (c.contains("delta") && !c["delta"].is_number_integer())
@@ -265,6 +308,7 @@ class BatchSession {
     if (!op.contains("mutations") || !op["mutations"].is_array())
       return error(Status::invalidArgument("'mutations': expected an array of put/delete objects"));
     for (const json& m : op["mutations"]) {
+      if (Status s = checkMutationTable(m, *name, check.mutations.size()); !s) return error(s);
       json withRow = m;
       if (!withRow.contains("row")) withRow["row"] = op["row"];
       Result<Mutation> mutation = mutationFromJson(withRow);

@@ -1,5 +1,6 @@
 #include "batch_json.h"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -133,6 +134,7 @@ Status readOptionsFromJson(const json& op, ReadOptions* options) {
           options->columns.push_back({spec.substr(0, colon), fromStringBinary(spec.substr(colon + 1))});
         }
       } else if (c.is_object() && c.contains("f")) {
+        if (Status s = checkKnownFields(c, {"f", "q"}, "columns"); !s) return s;
         Result<std::string> family = stringField(c, "f");
         if (!family) return bad("columns", family.status().message());
         if (c.contains("q")) {
@@ -194,6 +196,49 @@ Status readOptionsFromJson(const json& op, ReadOptions* options) {
 }
 
 }  // namespace
+
+namespace {
+
+// Levenshtein distance: insertions, deletions and substitutions.
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+Status checkKnownFields(const json& object, const std::vector<std::string_view>& known, const std::string& where) {
+  if (!object.is_object()) return Status::ok();  // its reader says what it expected
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    // A typo is at most two edits from the field meant, and fewer than half
+    // the name's letters ("stop" is two edits from "op" too).
+    constexpr size_t kTypoEdits = 2;
+    std::string_view closest;
+    size_t closestDistance = std::min(kTypoEdits + 1, (key.size() + 1) / 2);
+    std::string list;
+    for (std::string_view name : known) {
+      list += (list.empty() ? "" : ", ") + std::string(name);
+      if (const size_t d = editDistance(key, name); d < closestDistance) {
+        closest = name;
+        closestDistance = d;
+      }
+    }
+    const std::string hint = closest.empty() ? "" : "; did you mean '" + std::string(closest) + "'?";
+    return bad(where.empty() ? key : where + "." + key, "unknown field" + hint + " (known: " + list + ")");
+  }
+  return Status::ok();
+}
 
 Result<int64_t> intField(const json& op, const std::string& field, int64_t fallback, int64_t min, int64_t max) {
   if (!op.contains(field) || op[field].is_null()) return fallback;
@@ -291,6 +336,7 @@ Result<Mutation> putFromJson(const json& op) {
     const json& c = op["cells"][i];
     const std::string where = "cells[" + std::to_string(i) + "]";
     if (!c.is_object()) return bad(where, "expected an object");
+    if (Status s = checkKnownFields(c, {"f", "q", "ts", "v"}, where); !s) return s;
     Result<std::string> family = stringField(c, "f");
     if (!family) return bad(where, family.status().message());
     Result<Bytes> qualifier = optionalBytes(c, "q");
@@ -318,6 +364,7 @@ Result<Mutation> deleteFromJson(const json& op) {
       const json& s = op["specs"][i];
       const std::string where = "specs[" + std::to_string(i) + "]";
       if (!s.is_object()) return bad(where, "expected an object");
+      if (Status known = checkKnownFields(s, {"type", "f", "q", "ts"}, where); !known) return known;
       Result<std::string> type = stringField(s, "type");
       Result<std::string> family = stringField(s, "f");
       if (!type) return bad(where, type.status().message());
@@ -348,8 +395,14 @@ Result<Mutation> deleteFromJson(const json& op) {
 
 Result<Mutation> mutationFromJson(const json& op) {
   if (!op.is_object() || !op.contains("op")) return bad("mutations", "each mutation needs an \"op\": put or delete");
-  if (op["op"] == "put") return putFromJson(op);
-  if (op["op"] == "delete") return deleteFromJson(op);
+  if (op["op"] == "put") {
+    if (Status s = checkKnownFields(op, kPutFields, "mutations"); !s) return s;
+    return putFromJson(op);
+  }
+  if (op["op"] == "delete") {
+    if (Status s = checkKnownFields(op, kDeleteFields, "mutations"); !s) return s;
+    return deleteFromJson(op);
+  }
   return bad("mutations", "a mutation's op is put or delete");
 }
 

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "keyscope/byte_format.h"
 #include "keyscope/options.h"
@@ -16,6 +18,24 @@ namespace keyscope::cli {
 using json = nlohmann::ordered_json;  // answers keep their fields in the documented order
 
 enum class ByteRendering { kStringBinary, kHex };
+
+// InvalidArgument naming the first field of `object` that `known` does not
+// list ("'cells[0].value': unknown field (known: f, q, ts, v)"); OK when it
+// lists them all. A misspelt option would otherwise be ignored, and the
+// operation run without it. `where` prefixes the field's name ("" at the top
+// level of an operation).
+Status checkKnownFields(const json& object, const std::vector<std::string_view>& known, const std::string& where);
+
+// The fields of the read options every get and scan takes (docs/BATCH-API.md).
+inline const std::vector<std::string_view> kReadOptionFields = {
+    "columns", "families", "max_versions", "time_range", "timestamp", "max_results_per_family",
+    "row_offset_per_family", "cache_blocks", "now", "filter"};
+
+// The fields of a put or delete inside a mutate or check_and_mutate. A
+// "table" there must name the operation's own table (a put or delete copied
+// in whole may carry it); BatchSession checks that.
+inline const std::vector<std::string_view> kPutFields = {"op", "table", "row", "cells"};
+inline const std::vector<std::string_view> kDeleteFields = {"op", "table", "row", "ts", "specs"};
 
 // op[field] as an integer in [min, max]; `fallback` when it is absent or null.
 Result<int64_t> intField(const json& op, const std::string& field, int64_t fallback, int64_t min, int64_t max);

@@ -86,6 +86,66 @@ class BatchTest(unittest.TestCase):
         self.assertIn("unknown op", answers[6]["error"])
         self.assertEqual(answers[7], {"rows": 0})  # nothing of the failed puts was applied
 
+    def test_unknown_fields_are_refused_not_ignored(self):
+        # A misspelt field used to be ignored: the put stored an empty value,
+        # the get returned one version. Each is now an error naming the field
+        # and what the operation knows, and nothing of the operation is done.
+        status, answers, _ = batch(self.ws, [
+            table(versions=3),
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "a", "ts": 1, "value": "x"}]},
+            {"op": "put", "table": "t", "row": "r", "cells": [{"f": "d", "q": "a", "ts": 1, "v": "x"},
+                                                              {"f": "d", "q": "a", "ts": 2, "v": "y"}]},
+            {"op": "get", "table": "t", "row": "r", "max_version": 3},
+            {"op": "scan", "table": "t", "stop": "z"},
+            {"op": "get", "table": "t", "row": "r", "columns": [{"f": "d", "qualifier": "a"}]},
+            {"op": "delete", "table": "t", "row": "r", "specs": [{"type": "column_all", "f": "d", "qualifier": "a"}]},
+            {"op": "increment", "table": "t", "row": "n", "columns": [{"f": "d", "q": "c", "amount": 2}]},
+            {"op": "mutate", "table": "t", "mutations": [{"op": "put", "row": "m", "durability": "SKIP_WAL",
+                                                          "cells": [{"f": "d", "q": "a", "v": "x"}]}]},
+            {"op": "mutate", "table": "t", "mutations": [{"op": "put", "table": "other", "row": "m",
+                                                          "cells": [{"f": "d", "q": "a", "v": "x"}]}]},
+            {"op": "check_and_mutate", "table": "t", "row": "r", "family": "d", "f": "d", "q": "a", "value": "y",
+             "mutations": [{"op": "delete", "specs": [{"type": "column_all", "f": "d", "q": "a"}]}]},
+            {"op": "list", "verbose": True},
+            {"op": "create_table", "table": "u", "famlies": ["d"]},
+            {"op": "get", "table": "t", "row": "r", "max_versions": 3},
+            {"op": "count", "table": "t"},
+        ])
+        self.assertEqual(status, 1)
+        self.assertEqual(answers[1]["error"], "line 2: 'cells[0].value': unknown field (known: f, q, ts, v)")
+        self.assertEqual(answers[2], {"ok": True})
+        self.assertTrue(answers[3]["error"].startswith(
+            "line 4: 'max_version': unknown field; did you mean 'max_versions'? (known: op, table, row, report, columns,"),
+            answers[3]["error"])
+        self.assertIn("'stop': unknown field (known:", answers[4]["error"])  # no guess: "op" is two edits away
+        self.assertIn("stop_row", answers[4]["error"])
+        self.assertIn("'columns.qualifier': unknown field (known: f, q)", answers[5]["error"])
+        self.assertIn("'specs[0].qualifier': unknown field (known: type, f, q, ts)", answers[6]["error"])
+        self.assertIn("'columns[0].amount': unknown field (known: f, q, delta)", answers[7]["error"])
+        self.assertIn("'mutations.durability': unknown field (known: op, table, row, cells)", answers[8]["error"])
+        self.assertIn("'mutations[0].table': \"other\" is not this operation's table 't'", answers[9]["error"])
+        self.assertIn("'family': unknown field (known:", answers[10]["error"])
+        self.assertIn("'verbose': unknown field (known: op)", answers[11]["error"])
+        self.assertIn("'famlies': unknown field; did you mean 'families'?", answers[12]["error"])
+        # Only the well-formed put was applied: both versions, nothing deleted, no other row.
+        self.assertEqual(values(answers[13]), [("r", "a", 2, "y"), ("r", "a", 1, "x")])
+        self.assertEqual(answers[14], {"rows": 1})
+
+    def test_a_described_table_alters_back_unchanged(self):
+        # describe's answer uses exactly the fields create_table and
+        # alter_table take, so it can be edited and sent back.
+        _, answers, _ = batch(self.ws, [
+            table(versions=4, compression="ZSTD"),
+            {"op": "describe", "table": "t"},
+        ])
+        definition = dict(answers[1]["table"], op="alter_table")
+        definition["description"] = "altered"
+        status, answers, _ = batch(self.ws, [definition, {"op": "describe", "table": "t"}])
+        self.assertEqual(status, 0, answers)
+        self.assertEqual(answers[0], {"ok": True})
+        self.assertEqual(answers[1]["table"]["description"], "altered")
+        self.assertEqual(answers[1]["table"]["families"][0]["versions"], 4)
+
     def test_limits_are_errors_that_name_the_limit_and_the_size(self):
         long_row = "r" * 32768
         long_q = "q" * 65536
