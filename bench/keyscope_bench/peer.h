@@ -22,6 +22,9 @@ namespace keyscope_bench {
 struct PeerSettings {
   uint64_t cacheBytes = 64ull << 20;     // block / page cache
   uint64_t memstoreBytes = 64ull << 20;  // memstore flush size = write buffer size
+  // Keyscope's family BLOCKSIZE, 0 for the default; keyscope-read-probe
+  // varies it (blocks are min(4 KiB, BLOCKSIZE)), keyscope-bench does not.
+  uint32_t keyscopeBlockSize = 0;
 };
 
 struct ScanTally {

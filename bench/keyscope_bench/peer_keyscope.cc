@@ -42,6 +42,7 @@ class KeyscopePeer final : public Peer {
       family.maxVersions = 3;
       family.compression = keyscope::Compression::kZstd;
       family.bloomFilter = keyscope::BloomType::kRow;
+      if (m_settings.keyscopeBlockSize != 0) family.blockSize = m_settings.keyscopeBlockSize;
       keyscope::TableOptions table;
       table.name = kTable;
       table.families = {family};

@@ -1,0 +1,189 @@
+// keyscope-read-probe: the benchmark's read phases on a workspace loaded once
+// and kept, so that two builds (or two BLOCKSIZEs) can be timed against the
+// same files in interleaved processes, many rounds each, where a whole
+// `scripts/bench` run (loads included, about 20 minutes) is too coarse to
+// separate a change of a few percent.
+//
+//   keyscope-read-probe load DIR [--cells N] [--blocksize BYTES]
+//   keyscope-read-probe gets DIR [--cells N] [--gets N] [--rounds N]
+//   keyscope-read-probe scans DIR [--cells N] [--rounds N] [--prefix-scans N]
+//
+// `load` writes the benchmark's cells (keyscope-bench's workload, seed 42)
+// in its random order through the same Keyscope peer, then flushes and
+// major-compacts; DIR is emptied first. `gets` and `scans` reopen DIR (a
+// cold page cache, as keyscope-bench's reads start) and print one line per
+// round; --cells must match the load's, as the answers are checked.
+// Engine only: no RocksDB is needed.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "peer.h"
+#include "workload.h"
+
+namespace keyscope_bench {
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "keyscope-read-probe: %s\n", what.c_str());
+  std::exit(2);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string command;
+  std::string dir;
+  uint64_t cells = 5'000'000;
+  uint32_t blockSize = 0;
+  uint64_t gets = 100'000;
+  uint64_t prefixScans = 2'000;
+  int rounds = 3;
+};
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+uint64_t number(const std::string& flag, const char* text) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0') die(flag + ": not a number: " + text);
+  return v;
+}
+
+Options parse(int argc, char** argv) {
+  if (argc < 3) {
+    die("usage: keyscope-read-probe load|gets|scans DIR [--cells N] [--blocksize BYTES] [--gets N] "
+        "[--rounds N] [--prefix-scans N]");
+  }
+  Options o;
+  o.command = argv[1];
+  o.dir = argv[2];
+  if (o.command != "load" && o.command != "gets" && o.command != "scans") die("unknown command '" + o.command + "'");
+  for (int i = 3; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) die(flag + " needs a value");
+    const uint64_t v = number(flag, argv[++i]);
+    if (flag == "--cells") o.cells = v;
+    else if (flag == "--blocksize") o.blockSize = static_cast<uint32_t>(v);
+    else if (flag == "--gets") o.gets = v;
+    else if (flag == "--rounds") o.rounds = static_cast<int>(v);
+    else if (flag == "--prefix-scans") o.prefixScans = v;
+    else die("unknown option " + flag);
+  }
+  if (o.cells == 0 || o.gets == 0 || o.rounds < 1) die("--cells, --gets and --rounds must be positive");
+  return o;
+}
+
+void load(Peer& peer, const Workload& workload, const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  peer.open(dir, true);
+  std::vector<CellData> batch(1000);
+  const auto start = Clock::now();
+  for (uint64_t first = 0; first < workload.cells(); first += batch.size()) {
+    const uint64_t n = std::min<uint64_t>(batch.size(), workload.cells() - first);
+    for (uint64_t k = 0; k < n; ++k) workload.cellAt(workload.permutedIndex(first + k), &batch[k]);
+    peer.write(std::span<const CellData>(batch.data(), n));
+  }
+  const double written = secondsSince(start);
+  peer.flushAndCompact();
+  peer.close();
+  std::printf("load: %.2f s client-visible, %.2f s until compacted\n", written, secondsSince(start));
+}
+
+struct GetTarget {
+  std::string row, qualifier, expected;  // expected empty: must be absent
+};
+
+// As keyscope-bench's get phases: the targets drawn before timing, a miss
+// being a row between two real ones.
+std::vector<GetTarget> getTargets(const Workload& workload, uint64_t count, double missFraction, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<GetTarget> targets(count);
+  CellData cell;
+  for (GetTarget& t : targets) {
+    const bool miss = rng.below(1'000'000) < static_cast<uint64_t>(missFraction * 1e6);
+    if (miss) t.row = workload.absentRow(rng.below(workload.series()));
+    workload.latestAt(rng.below(workload.cells()), &cell);
+    if (!miss) {
+      t.row.assign(cell.rowView());
+      t.expected.assign(cell.valueView());
+    }
+    t.qualifier.assign(cell.qualifierView());
+  }
+  return targets;
+}
+
+// Every answer is checked; returns the seconds the gets took.
+double timedGets(Peer& peer, const std::vector<GetTarget>& targets) {
+  std::string value;
+  uint64_t wrong = 0;
+  const auto start = Clock::now();
+  for (const GetTarget& t : targets) {
+    const bool found = peer.getLatest(t.row, t.qualifier, &value);
+    if (found != !t.expected.empty() || (found && value != t.expected)) ++wrong;
+  }
+  const double seconds = secondsSince(start);
+  if (wrong != 0) die(std::to_string(wrong) + " gets answered wrongly (was DIR loaded with these --cells?)");
+  return seconds;
+}
+
+void gets(Peer& peer, const Workload& workload, const Options& o) {
+  constexpr uint64_t kWarmupGets = 10'000;  // as keyscope-bench
+  timedGets(peer, getTargets(workload, kWarmupGets, 0.0, workload.seed() + 99));
+  for (int round = 0; round < o.rounds; ++round) {
+    for (const double missFraction : {0.0, 0.2}) {
+      const uint64_t seed = workload.seed() + 100 + static_cast<uint64_t>(round) * 2 + (missFraction > 0 ? 1 : 0);
+      const double seconds = timedGets(peer, getTargets(workload, o.gets, missFraction, seed));
+      std::printf("round %d: gets, %2.0f%% misses: %8.1f k gets/s (%.2f us a get)\n", round + 1, missFraction * 100,
+                  static_cast<double>(o.gets) / seconds / 1e3, seconds * 1e6 / static_cast<double>(o.gets));
+    }
+  }
+}
+
+void scans(Peer& peer, const Workload& workload, const Options& o) {
+  for (int round = 0; round < o.rounds; ++round) {
+    auto start = Clock::now();
+    const ScanTally full = peer.scan({});
+    const double fullSeconds = secondsSince(start);
+    if (full.cells != workload.cells()) die("the full scan read " + std::to_string(full.cells) + " cells");
+    Rng rng(workload.seed() + 200 + static_cast<uint64_t>(round));
+    uint64_t prefixCells = 0;
+    start = Clock::now();
+    for (uint64_t i = 0; i < o.prefixScans; ++i) {
+      const uint64_t series = rng.below(workload.series());
+      const ScanTally tally = peer.scan(workload.seriesPrefix(series));
+      if (tally.cells != workload.cellsInSeries(series)) die("a prefix scan read a wrong number of cells");
+      prefixCells += tally.cells;
+    }
+    const double prefixSeconds = secondsSince(start);
+    std::printf("round %d: full scan %6.2f M cells/s, prefix scans %6.2f M cells/s\n", round + 1,
+                static_cast<double>(full.cells) / fullSeconds / 1e6,
+                static_cast<double>(prefixCells) / prefixSeconds / 1e6);
+  }
+}
+
+}  // namespace
+}  // namespace keyscope_bench
+
+int main(int argc, char** argv) {
+  using namespace keyscope_bench;
+  const Options o = parse(argc, argv);
+  const Workload workload(WorkloadConfig{o.cells, 42});
+  PeerSettings settings;
+  settings.keyscopeBlockSize = o.blockSize;
+  std::unique_ptr<Peer> peer = makeKeyscopePeer(settings);
+  if (o.command == "load") {
+    load(*peer, workload, o.dir);
+    return 0;
+  }
+  peer->open(o.dir, false);
+  if (o.command == "gets") gets(*peer, workload, o);
+  else scans(*peer, workload, o);
+  peer->close();
+  return 0;
+}
