@@ -5,6 +5,7 @@
 #include <set>
 
 #include "keyscope/bytes.h"
+#include "keyscope/did_you_mean.h"
 #include "keyscope/engine_json.h"
 #include "keyscope/filter.h"
 
@@ -197,43 +198,15 @@ Status readOptionsFromJson(const json& op, ReadOptions* options) {
 
 }  // namespace
 
-namespace {
-
-// Levenshtein distance: insertions, deletions and substitutions.
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 Status checkKnownFields(const json& object, const std::vector<std::string_view>& known, const std::string& where) {
   if (!object.is_object()) return Status::ok();  // its reader says what it expected
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     // A typo is at most two edits from the field meant, and fewer than half
     // the name's letters ("stop" is two edits from "op" too).
-    constexpr size_t kTypoEdits = 2;
-    std::string_view closest;
-    size_t closestDistance = std::min(kTypoEdits + 1, (key.size() + 1) / 2);
+    const std::string_view closest = nearestName(key, known, key.size() < 2 ? 0 : std::min<size_t>(2, (key.size() - 1) / 2));
     std::string list;
-    for (std::string_view name : known) {
-      list += (list.empty() ? "" : ", ") + std::string(name);
-      if (const size_t d = editDistance(key, name); d < closestDistance) {
-        closest = name;
-        closestDistance = d;
-      }
-    }
+    for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
     const std::string hint = closest.empty() ? "" : "; did you mean '" + std::string(closest) + "'?";
     return bad(where.empty() ? key : where + "." + key, "unknown field" + hint + " (known: " + list + ")");
   }

@@ -1,6 +1,7 @@
 // The timed phases of one peer (see phases.h).
 #include "phases.h"
 
+#include "get_targets.h"
 #include "profile_window.h"
 
 #include <chrono>
@@ -89,50 +90,6 @@ double load(Peer& peer, const Workload& workload, const PhaseConfig& config, boo
     inside += Clock::now() - start;
   }
   return std::chrono::duration<double>(inside).count();
-}
-
-struct GetTarget {
-  std::string row;
-  std::string qualifier;
-  std::string expected;  // empty: must be absent
-};
-
-// The get targets are drawn before timing so the timed loop is only gets.
-std::vector<GetTarget> getTargets(const Workload& workload, uint64_t count, double missFraction,
-                                  uint64_t seed) {
-  Rng rng(seed);
-  std::vector<GetTarget> targets(count);
-  CellData cell;
-  const auto missPerMillion = static_cast<uint64_t>(missFraction * 1e6);
-  for (GetTarget& t : targets) {
-    if (rng.below(1'000'000) < missPerMillion) {
-      t.row = workload.absentRow(rng.below(workload.series()));
-      workload.latestAt(rng.below(workload.cells()), &cell);
-      t.qualifier.assign(cell.qualifierView());
-    } else {
-      workload.latestAt(rng.below(workload.cells()), &cell);
-      t.row.assign(cell.rowView());
-      t.qualifier.assign(cell.qualifierView());
-      t.expected.assign(cell.valueView());
-    }
-  }
-  return targets;
-}
-
-double timedGets(Peer& peer, const std::vector<GetTarget>& targets, const char* phase) {
-  std::string value;
-  uint64_t wrong = 0;
-  const auto start = Clock::now();
-  for (const GetTarget& t : targets) {
-    const bool found = peer.getLatest(t.row, t.qualifier, &value);
-    if (found != !t.expected.empty() || (found && value != t.expected)) ++wrong;
-  }
-  const double seconds = secondsSince(start);
-  if (wrong != 0) {
-    die(std::string(phase) + ": " + std::to_string(wrong) + " of " +
-        std::to_string(targets.size()) + " gets returned a wrong answer");
-  }
-  return seconds;
 }
 
 }  // namespace

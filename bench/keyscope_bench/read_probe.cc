@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "get_targets.h"
 #include "peer.h"
 #include "workload.h"
 
@@ -95,50 +96,13 @@ void load(Peer& peer, const Workload& workload, const std::string& dir) {
   std::printf("load: %.2f s client-visible, %.2f s until compacted\n", written, secondsSince(start));
 }
 
-struct GetTarget {
-  std::string row, qualifier, expected;  // expected empty: must be absent
-};
-
-// As keyscope-bench's get phases: the targets drawn before timing, a miss
-// being a row between two real ones.
-std::vector<GetTarget> getTargets(const Workload& workload, uint64_t count, double missFraction, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<GetTarget> targets(count);
-  CellData cell;
-  for (GetTarget& t : targets) {
-    const bool miss = rng.below(1'000'000) < static_cast<uint64_t>(missFraction * 1e6);
-    if (miss) t.row = workload.absentRow(rng.below(workload.series()));
-    workload.latestAt(rng.below(workload.cells()), &cell);
-    if (!miss) {
-      t.row.assign(cell.rowView());
-      t.expected.assign(cell.valueView());
-    }
-    t.qualifier.assign(cell.qualifierView());
-  }
-  return targets;
-}
-
-// Every answer is checked; returns the seconds the gets took.
-double timedGets(Peer& peer, const std::vector<GetTarget>& targets) {
-  std::string value;
-  uint64_t wrong = 0;
-  const auto start = Clock::now();
-  for (const GetTarget& t : targets) {
-    const bool found = peer.getLatest(t.row, t.qualifier, &value);
-    if (found != !t.expected.empty() || (found && value != t.expected)) ++wrong;
-  }
-  const double seconds = secondsSince(start);
-  if (wrong != 0) die(std::to_string(wrong) + " gets answered wrongly (was DIR loaded with these --cells?)");
-  return seconds;
-}
-
 void gets(Peer& peer, const Workload& workload, const Options& o) {
   constexpr uint64_t kWarmupGets = 10'000;  // as keyscope-bench
-  timedGets(peer, getTargets(workload, kWarmupGets, 0.0, workload.seed() + 99));
+  timedGets(peer, getTargets(workload, kWarmupGets, 0.0, workload.seed() + 99), "warm-up gets");
   for (int round = 0; round < o.rounds; ++round) {
     for (const double missFraction : {0.0, 0.2}) {
       const uint64_t seed = workload.seed() + 100 + static_cast<uint64_t>(round) * 2 + (missFraction > 0 ? 1 : 0);
-      const double seconds = timedGets(peer, getTargets(workload, o.gets, missFraction, seed));
+      const double seconds = timedGets(peer, getTargets(workload, o.gets, missFraction, seed), "gets");
       std::printf("round %d: gets, %2.0f%% misses: %8.1f k gets/s (%.2f us a get)\n", round + 1, missFraction * 100,
                   static_cast<double>(o.gets) / seconds / 1e3, seconds * 1e6 / static_cast<double>(o.gets));
     }

@@ -1,5 +1,7 @@
 #include "shell/syntax.h"
 
+#include "keyscope/did_you_mean.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -21,22 +23,6 @@ Bytes bigEndian64(int64_t v) {
   return out;
 }
 
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const char x = static_cast<char>(a[i - 1] >= 'a' && a[i - 1] <= 'z' ? a[i - 1] - 32 : a[i - 1]);
-      const char y = static_cast<char>(b[j - 1] >= 'a' && b[j - 1] <= 'z' ? b[j - 1] - 32 : b[j - 1]);
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x == y ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 bool isTerminator(TokenKind kind) {
   return kind == TokenKind::kNewline || kind == TokenKind::kSemicolon || kind == TokenKind::kEnd;
@@ -95,19 +81,11 @@ const std::vector<std::string_view>& knownConstants() {
 }
 
 std::string didYouMean(std::string_view word, const std::vector<std::string_view>& candidates) {
-  std::string_view best;
-  size_t bestDistance = std::numeric_limits<size_t>::max();
-  for (std::string_view c : candidates) {
-    const size_t d = editDistance(word, c);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = c;
-    }
-  }
   // Case differences cost nothing; a short word may have one typo, a longer
   // one two (a transposition, "sacn"), or one per four letters.
   const size_t allowed = word.size() <= 3 ? 1 : std::max<size_t>(2, word.size() / 4);
-  if (best.empty() || bestDistance > allowed) return "";
+  const std::string_view best = nearestName(word, candidates, allowed);
+  if (best.empty()) return "";
   return " (did you mean " + std::string(best) + "?)";
 }
 
