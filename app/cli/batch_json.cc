@@ -204,7 +204,8 @@ Status checkKnownFields(const json& object, const std::vector<std::string_view>&
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     // A typo is at most two edits from the field meant, and fewer than half
     // the name's letters ("stop" is two edits from "op" too).
-    const std::string_view closest = nearestName(key, known, key.size() < 2 ? 0 : std::min<size_t>(2, (key.size() - 1) / 2));
+    const size_t maxEdits = key.size() < 2 ? 0 : std::min<size_t>(2, (key.size() - 1) / 2);
+    const std::string_view closest = nearestName(key, known, maxEdits);
     std::string list;
     for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
     const std::string hint = closest.empty() ? "" : "; did you mean '" + std::string(closest) + "'?";
