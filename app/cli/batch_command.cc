@@ -247,8 +247,9 @@ class BatchSession {
     for (const json& c : op["columns"]) {
       if (!c.is_object() || !c.contains("f") || !c["f"].is_string())
         return error(Status::invalidArgument("'columns': each needs \"f\" (and \"q\", \"delta\")"));
-      if (Status s = checkKnownFields(c, {"f", "q", "delta"}, "columns[" + std::to_string(inc.columns.size()) + "]"); !s)
-        return error(s);
+      const std::string where = "columns[" + std::to_string(inc.columns.size()) + "]";
+      static const std::vector<std::string_view> kIncrementFields = {"f", "q", "delta"};
+      if (Status s = checkKnownFields(c, kIncrementFields, where); !s) return error(s);
       Result<Bytes> q = c.contains("q") ? bytesFromJson(c["q"], "columns.q") : Result<Bytes>(Bytes());
       if (!q) return error(q.status());
       if (c.contains("delta") && !c["delta"].is_number_integer())

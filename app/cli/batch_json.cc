@@ -13,6 +13,12 @@ namespace keyscope::cli {
 
 namespace {
 
+// The fields of the objects inside an operation (named once: a put checks
+// every cell against its list).
+const std::vector<std::string_view> kCellFields = {"f", "q", "ts", "v"};
+const std::vector<std::string_view> kDeleteSpecFields = {"type", "f", "q", "ts"};
+const std::vector<std::string_view> kColumnFields = {"f", "q"};
+
 Status bad(const std::string& field, const std::string& what) {
   return Status::invalidArgument("'" + field + "': " + what);
 }
@@ -135,7 +141,7 @@ Status readOptionsFromJson(const json& op, ReadOptions* options) {
           options->columns.push_back({spec.substr(0, colon), fromStringBinary(spec.substr(colon + 1))});
         }
       } else if (c.is_object() && c.contains("f")) {
-        if (Status s = checkKnownFields(c, {"f", "q"}, "columns"); !s) return s;
+        if (Status s = checkKnownFields(c, kColumnFields, "columns"); !s) return s;
         Result<std::string> family = stringField(c, "f");
         if (!family) return bad("columns", family.status().message());
         if (c.contains("q")) {
@@ -310,7 +316,7 @@ Result<Mutation> putFromJson(const json& op) {
     const json& c = op["cells"][i];
     const std::string where = "cells[" + std::to_string(i) + "]";
     if (!c.is_object()) return bad(where, "expected an object");
-    if (Status s = checkKnownFields(c, {"f", "q", "ts", "v"}, where); !s) return s;
+    if (Status s = checkKnownFields(c, kCellFields, where); !s) return s;
     Result<std::string> family = stringField(c, "f");
     if (!family) return bad(where, family.status().message());
     Result<Bytes> qualifier = optionalBytes(c, "q");
@@ -338,7 +344,7 @@ Result<Mutation> deleteFromJson(const json& op) {
       const json& s = op["specs"][i];
       const std::string where = "specs[" + std::to_string(i) + "]";
       if (!s.is_object()) return bad(where, "expected an object");
-      if (Status known = checkKnownFields(s, {"type", "f", "q", "ts"}, where); !known) return known;
+      if (Status known = checkKnownFields(s, kDeleteSpecFields, where); !known) return known;
       Result<std::string> type = stringField(s, "type");
       Result<std::string> family = stringField(s, "f");
       if (!type) return bad(where, type.status().message());

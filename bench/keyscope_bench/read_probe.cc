@@ -14,10 +14,12 @@
 // cold page cache, as keyscope-bench's reads start) and print one line per
 // round; --cells must match the load's, as the answers are checked.
 // Engine only: no RocksDB is needed.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 

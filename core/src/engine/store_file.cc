@@ -929,8 +929,8 @@ namespace {
 // the block is decoded, so one buffer per thread serves every iterator. A
 // get's iterator had a buffer of its own: a fresh allocation of the stored
 // block's ~2 KiB for each get that missed the cache, past malloc's per-thread
-// cache of small sizes. A buffer grown past kKeptStoredBytes by a large block
-// is let go after that read.
+// cache of small sizes. A buffer that a large block grew past
+// kKeptStoredBytes is let go at the next read.
 std::string& storedScratch() {
   constexpr size_t kKeptStoredBytes = 64 * 1024;
   thread_local std::string buffer;

@@ -1,9 +1,9 @@
 #include "shell/syntax.h"
 
-#include "keyscope/did_you_mean.h"
-
 #include <algorithm>
 #include <limits>
+
+#include "keyscope/did_you_mean.h"
 
 namespace keyscope::shell {
 
@@ -22,7 +22,6 @@ Bytes bigEndian64(int64_t v) {
   }
   return out;
 }
-
 
 bool isTerminator(TokenKind kind) {
   return kind == TokenKind::kNewline || kind == TokenKind::kSemicolon || kind == TokenKind::kEnd;

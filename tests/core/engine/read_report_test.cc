@@ -172,6 +172,11 @@ TEST(ReadReport, RowColBloomSkipsAFileWithoutTheColumnOnASingleColumnGet) {
   ReadReport r = getReport(fx, get, &cells);
   EXPECT_THAT(describe(cells), ElementsAre("2:y2"));
   EXPECT_EQ(r.storeFilesSkippedByBloom, 1u);
+  // The same column named twice is one column: the bloom still skips.
+  get.columns = {column("f:y"), column("f:y")};
+  r = getReport(fx, get, &cells);
+  EXPECT_THAT(describe(cells), ElementsAre("2:y2"));
+  EXPECT_EQ(r.storeFilesSkippedByBloom, 1u);
   // Two columns: the ROWCOL bloom is not consulted.
   get.columns = {column("f:x"), column("f:y")};
   r = getReport(fx, get, &cells);

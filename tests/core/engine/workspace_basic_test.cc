@@ -16,6 +16,27 @@ TEST(Workspace, PutThenGetReturnsTheValue) {
   EXPECT_THAT(describe(fx.getColumn("t", "row1", "f:q")), ElementsAre("5:v5"));
 }
 
+// A read's cells come back in family order whatever order its columns name
+// them in, as an HBase Result's do, flushed or not.
+TEST(Workspace, ColumnsNamedOutOfFamilyOrderComeBackInFamilyOrder) {
+  EngineFixture fx;
+  fx.createTable("t", {familyOf("a"), familyOf("b"), familyOf("c")});
+  for (const std::string family : {"c", "a", "b"}) fx.put("t", "r", family + ":q", 1, family);
+  for (int flushed = 0; flushed < 2; ++flushed) {
+    SCOPED_TRACE(flushed ? "flushed" : "in the memstore");
+    GetOptions get;
+    get.row = "r";
+    get.columns = {column("c:q"), column("a:q"), column("b:q"), column("a:q")};
+    Result<GetResult> result = fx.ws().get("t", get);
+    ASSERT_TRUE(result) << result.status().toString();
+    EXPECT_THAT(describeFull(result->cells), ElementsAre("r/a:q@1=a", "r/b:q@1=b", "r/c:q@1=c"));
+    ScanOptions scan;
+    scan.columns = {column("c:q"), column("b:q"), column("a:q")};
+    EXPECT_THAT(describeFull(fx.scanCells("t", scan)), ElementsAre("r/a:q@1=a", "r/b:q@1=b", "r/c:q@1=c"));
+    fx.flush("t");
+  }
+}
+
 TEST(Workspace, ValuesSurviveFlushAndReopen) {
   EngineFixture fx;
   fx.createTable("t", {familyOf("f").versions(3)});
