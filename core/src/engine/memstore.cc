@@ -8,6 +8,7 @@
 
 #include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
+#include "engine/key_compare.h"
 #include "engine/merging_iterator.h"
 
 namespace keyscope::engine {
@@ -211,7 +212,7 @@ int Memstore::randomHeight() {
 }
 
 int Memstore::compare(const Node* a, BytesView key, uint64_t mvcc) {
-  const int c = a->key().compare(key);
+  const int c = compareKeys(a->key(), key);
   if (c != 0) return c;
   if (a->mvcc == mvcc) return 0;
   return a->mvcc > mvcc ? -1 : 1;  // newer first
@@ -237,7 +238,7 @@ Memstore::Node* Memstore::findLessThan(const SkipList& list, BytesView key) {
   int level = list.maxHeight.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->next(level);
-    if (next != nullptr && next->key().compare(key) < 0) {
+    if (next != nullptr && compareKeys(next->key(), key) < 0) {
       x = next;
     } else {
       if (level == 0) return x == list.head ? nullptr : x;
@@ -363,7 +364,7 @@ class MemstoreIterator final : public InternalIterator {
     const BytesView current = m_node->key();
     m_node = m_node->next(0);
     // Older entries of the same key are shadowed by the one just yielded.
-    while (m_node != nullptr && m_node->key() == current) m_node = m_node->next(0);
+    while (m_node != nullptr && keysEqual(m_node->key(), current)) m_node = m_node->next(0);
     settle();
   }
   BytesView key() const override { return m_node->key(); }
@@ -410,7 +411,9 @@ class FrozenSegmentIterator final : public InternalIterator {
   void next() override {
     const BytesView current = key();
     ++m_pos;
-    while (m_pos < m_segment->count && m_segment->entries[m_pos]->key() == current) ++m_pos;
+    while (m_pos < m_segment->count && keysEqual(m_segment->entries[m_pos]->key(), current)) {
+      ++m_pos;
+    }
     settle();
   }
   BytesView key() const override { return m_segment->entries[m_pos]->key(); }

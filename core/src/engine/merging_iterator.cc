@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/internal_key.h"
+#include "engine/key_compare.h"
 
 namespace keyscope::engine {
 
@@ -59,7 +60,9 @@ class MergingIterator final : public InternalIterator {
     // push went to the bottom of the heap and back).
     const size_t top = m_heap.front();
     const BytesView current = m_children[top]->key();
-    const auto holdsCurrent = [&](size_t at) { return at < m_heap.size() && m_children[m_heap[at]]->key() == current; };
+    const auto holdsCurrent = [&](size_t at) {
+      return at < m_heap.size() && keysEqual(m_children[m_heap[at]]->key(), current);
+    };
     if (!holdsCurrent(1) && !holdsCurrent(2)) {
       m_children[top]->next();
       if (m_children[top]->valid()) {
@@ -131,7 +134,7 @@ class MergingIterator final : public InternalIterator {
   struct Greater {
     const std::vector<std::unique_ptr<InternalIterator>>* children;
     bool operator()(size_t a, size_t b) const {
-      const int c = (*children)[a]->key().compare((*children)[b]->key());
+      const int c = compareKeys((*children)[a]->key(), (*children)[b]->key());
       if (c != 0) return c > 0;
       return a > b;
     }

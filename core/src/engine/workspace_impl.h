@@ -294,7 +294,15 @@ class WorkspaceImpl final : public Workspace {
   // Under m_write.
   uint64_t m_nextMvcc = 1;
   int64_t m_lastSeq = 0;
-  std::vector<const ResolvedCell*> m_applyOrder;  // applyLocked's, kept for its capacity
+  // A cell of the batch applyLocked() puts into the memstores, with what
+  // orders it there.
+  struct ApplyEntry {
+    uint32_t familyRank = 0;  // its family's place among the batch's, by name
+    uint64_t keyPrefix = 0;   // orderPrefix() of its key (key_compare.h)
+    const ResolvedCell* cell = nullptr;  // the batch's cells lie in batch order
+  };
+  std::vector<ApplyEntry> m_applyOrder;           // applyLocked's, kept for its capacity
+  std::vector<std::string_view> m_applyFamilies;  // applyLocked's: the batch's families, sorted
   ResolvedBatch m_mutateBatch;                     // mutate()'s, kept for its capacity
   std::vector<std::pair<int64_t, std::string>> m_asyncLog;
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)

@@ -254,5 +254,35 @@ TEST(Versions, DuplicateTimestampInOneBatchLastWriteWins) {
   check("after a flush");
 }
 
+// The same, with the batch's cells spread over two families named against
+// the order they first appear in (the batch is sorted by family, then key):
+// the same key in each family is a cell of its own, and each keeps its last
+// write.
+TEST(Versions, DuplicateKeysInTwoFamiliesOfOneBatchEachKeepTheirLastWrite) {
+  EngineFixture fx;
+  fx.createTable("t", {familyOf("z").versions(3), familyOf("a").versions(3)});
+  std::vector<Mutation> batch;
+  const auto put = [&batch](const std::string& family, const std::string& row, const std::string& value) {
+    batch.push_back(Put{Bytes(row), {PutCell{family, Bytes("q"), 5, Bytes(value)}}});
+  };
+  for (int i = 0; i < 300; ++i) {
+    put("z", "row-m", "z" + std::to_string(i));
+    put("a", "row-" + std::to_string(i % 41), "other");
+    put("a", "row-m", "a" + std::to_string(i));
+    put("z", "row-" + std::to_string(i % 29), "other");
+  }
+  ASSERT_TRUE(fx.ws().mutate("t", batch).isOk());
+  const auto check = [&fx](const char* when) {
+    EXPECT_THAT(describe(fx.getColumn("t", "row-m", "z:q", 3)), ElementsAre("5:z299")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "row-m", "a:q", 3)), ElementsAre("5:a299")) << when;
+    EXPECT_THAT(describe(fx.getColumn("t", "row-7", "a:q", 3)), ElementsAre("5:other")) << when;
+  };
+  check("in the memstore");
+  fx.reopen();
+  check("after the log's replay");
+  fx.flush("t");
+  check("after a flush");
+}
+
 }  // namespace
 }  // namespace keyscope::test
