@@ -4,15 +4,16 @@
 // `scripts/bench` run (loads included, about 20 minutes) is too coarse to
 // separate a change of a few percent.
 //
-//   keyscope-read-probe load DIR [--cells N] [--blocksize BYTES]
+//   keyscope-read-probe load DIR [--cells N] [--blocksize BYTES] [--key-order 1]
 //   keyscope-read-probe gets DIR [--cells N] [--gets N] [--rounds N]
 //   keyscope-read-probe scans DIR [--cells N] [--rounds N] [--prefix-scans N]
 //
 // `load` writes the benchmark's cells (keyscope-bench's workload, seed 42)
-// in its random order through the same Keyscope peer, then flushes and
-// major-compacts; DIR is emptied first. `gets` and `scans` reopen DIR (a
-// cold page cache, as keyscope-bench's reads start) and print one line per
-// round; --cells must match the load's, as the answers are checked.
+// in its random order (or in key order, with --key-order 1) through the
+// same Keyscope peer, then flushes and major-compacts; DIR is emptied
+// first. `gets` and `scans` reopen DIR (a cold page cache, as
+// keyscope-bench's reads start) and print one line per round; --cells must
+// match the load's, as the answers are checked.
 // Engine only: no RocksDB is needed.
 #include <algorithm>
 #include <chrono>
@@ -43,6 +44,7 @@ struct Options {
   std::string dir;
   uint64_t cells = 5'000'000;
   uint32_t blockSize = 0;
+  bool keyOrder = false;
   uint64_t gets = 100'000;
   uint64_t prefixScans = 2'000;
   int rounds = 3;
@@ -60,7 +62,7 @@ uint64_t number(const std::string& flag, const char* text) {
 Options parse(int argc, char** argv) {
   if (argc < 3) {
     die("usage: keyscope-read-probe load|gets|scans DIR [--cells N] [--blocksize BYTES] [--gets N] "
-        "[--rounds N] [--prefix-scans N]");
+        "[--rounds N] [--prefix-scans N] [--key-order 0|1]");
   }
   Options o;
   o.command = argv[1];
@@ -75,13 +77,14 @@ Options parse(int argc, char** argv) {
     else if (flag == "--gets") o.gets = v;
     else if (flag == "--rounds") o.rounds = static_cast<int>(v);
     else if (flag == "--prefix-scans") o.prefixScans = v;
+    else if (flag == "--key-order") o.keyOrder = v != 0;
     else die("unknown option " + flag);
   }
   if (o.cells == 0 || o.gets == 0 || o.rounds < 1) die("--cells, --gets and --rounds must be positive");
   return o;
 }
 
-void load(Peer& peer, const Workload& workload, const std::string& dir) {
+void load(Peer& peer, const Workload& workload, const std::string& dir, bool keyOrder) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   peer.open(dir, true);
@@ -89,7 +92,9 @@ void load(Peer& peer, const Workload& workload, const std::string& dir) {
   const auto start = Clock::now();
   for (uint64_t first = 0; first < workload.cells(); first += batch.size()) {
     const uint64_t n = std::min<uint64_t>(batch.size(), workload.cells() - first);
-    for (uint64_t k = 0; k < n; ++k) workload.cellAt(workload.permutedIndex(first + k), &batch[k]);
+    for (uint64_t k = 0; k < n; ++k) {
+      workload.cellAt(keyOrder ? first + k : workload.permutedIndex(first + k), &batch[k]);
+    }
     peer.write(std::span<const CellData>(batch.data(), n));
   }
   const double written = secondsSince(start);
@@ -144,7 +149,7 @@ int main(int argc, char** argv) {
   settings.keyscopeBlockSize = o.blockSize;
   std::unique_ptr<Peer> peer = makeKeyscopePeer(settings);
   if (o.command == "load") {
-    load(*peer, workload, o.dir);
+    load(*peer, workload, o.dir, o.keyOrder);
     return 0;
   }
   peer->open(o.dir, false);
