@@ -129,7 +129,8 @@ Status Catalog::checkSchemaLocations() {
   if (std::to_string(*now) != **recorded)
     return Status::corruption(m_path +
                               ": the SQLite schema no longer places the catalog's tables where they were created "
-                              "(a damaged schema page)");
+                              "(a damaged schema page, or the file rebuilt outside keyscope: a VACUUM that "
+                              "turned auto_vacuum off moves them, and keyscope cannot tell that from damage)");
   return Status::ok();
 }
 

@@ -186,6 +186,20 @@ TEST_F(CatalogDamage, ATableReadFromAnotherPlaceIsCorruption) {
   expectOpenFails("no longer places the catalog's tables where they were created");
 }
 
+// The sqlite3 shell's `PRAGMA auto_vacuum = NONE; VACUUM;` rebuilds the
+// file with the tables elsewhere and their rows intact. Nothing tells that
+// apart from a damaged schema page, so the workspace is refused as one, but
+// the message names the rebuild as a cause too.
+TEST_F(CatalogDamage, AWorkspaceRebuiltWithoutAutoVacuumIsRefusedNamingTheRebuild) {
+  {
+    RawDb db(path());
+    db.exec("PRAGMA auto_vacuum = NONE");
+    db.exec("VACUUM");
+    ASSERT_EQ(db.integer("PRAGMA auto_vacuum"), 0);
+  }
+  expectOpenFails("a VACUUM that turned auto_vacuum off moves them");
+}
+
 TEST_F(CatalogDamage, AWorkspaceWhoseHeaderLostItsMarkIsCorruptionNotAnotherApplicationsFile) {
   {
     RawDb db(path());
