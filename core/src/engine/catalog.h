@@ -138,6 +138,9 @@ class Catalog {
   // where the workspace recorded them, NotFound when there is no record
   // (the next ordinary open makes one) (catalog_integrity.cc).
   Status checkSchemaLocations();
+  // Whether the file has no auto-vacuum: rebuilt outside keyscope by a
+  // VACUUM after `PRAGMA auto_vacuum = NONE`, which also moves the tables.
+  bool autoVacuumOff() const;
   // A new read-only connection to the same file; the caller closes it.
   Result<sqlite3*> openReader() const;
   // A new read-write connection to the same file for checkpoints

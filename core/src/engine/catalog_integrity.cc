@@ -126,12 +126,22 @@ Status Catalog::checkSchemaLocations() {
     return Status::notFound(m_path + ": the catalog holds no record of its tables' places (setting 'schema')");
   Result<int64_t> now = schemaLocations();
   if (!now) return now.status();
-  if (std::to_string(*now) != **recorded)
+  if (std::to_string(*now) == **recorded) return Status::ok();
+  if (autoVacuumOff())
     return Status::corruption(m_path +
-                              ": the SQLite schema no longer places the catalog's tables where they were created "
-                              "(a damaged schema page, or the file rebuilt outside keyscope: a VACUUM that "
-                              "turned auto_vacuum off moves them, and keyscope cannot tell that from damage)");
-  return Status::ok();
+                              ": the catalog's tables are not where they were created: the file was rebuilt "
+                              "without auto-vacuum (a VACUUM after `PRAGMA auto_vacuum = NONE`), which moves them");
+  return Status::corruption(m_path +
+                            ": the SQLite schema no longer places the catalog's tables where they were created "
+                            "(a damaged schema page)");
+}
+
+bool Catalog::autoVacuumOff() const {
+  // Every workspace is created with incremental auto-vacuum, and only a
+  // VACUUM can turn auto-vacuum off again (SQLite's PRAGMA auto_vacuum).
+  Statement st;
+  if (!st.prepare(m_db, "PRAGMA auto_vacuum")) return false;
+  return st.step() == SQLITE_ROW && st.columnInt(0) == 0;
 }
 
 Status Catalog::verifyStructure() {

@@ -33,7 +33,7 @@ Result<CheckReport> checkWorkspace(const std::string& path, const CheckOptions& 
   if (Status s = engine::runChecks(**catalog, options, &report, &plan); !s) return s;
   if (!options.repair) return report;
   report.repairAttempted = true;
-  report.repairRefused = engine::repairRefusal(report);
+  report.repairRefused = engine::repairRefusal(report, plan);
   if (!report.repairRefused.empty() || plan.empty()) return report;
   const Status repaired = engine::repairWorkspace(**catalog, plan, &report);
   if (!repaired) report.repairRefused = "the repair stopped: " + repaired.message();
@@ -100,6 +100,7 @@ class Checker {
       m_report.notes.push_back(s.message() + "; the next open records it");
     } else if (!s) {
       catalogProblem(s);
+      m_plan.rebuiltWithoutAutoVacuum = m_catalog.autoVacuumOff();
     }
     Result<std::vector<TableRecord>> tables = m_catalog.loadTables();
     if (tables) {
@@ -310,11 +311,21 @@ Status runChecks(Catalog& catalog, const CheckOptions& options, CheckReport* rep
   return Checker(catalog, options, report, plan).run();
 }
 
-std::string repairRefusal(const CheckReport& report) {
+std::string repairRefusal(const CheckReport& report, const RepairPlan& plan) {
   const auto has = [&](CheckArea area) {
     return std::any_of(report.problems.begin(), report.problems.end(),
                        [&](const CheckProblem& p) { return p.area == area && !p.repairable; });
   };
+  const auto unrepairable = std::count_if(report.problems.begin(), report.problems.end(),
+                                          [](const CheckProblem& p) { return !p.repairable; });
+  // The one thing wrong is where the tables are, every row reading well,
+  // in a file rebuilt without auto-vacuum: rebuilding it again with
+  // auto-vacuum put the tables back where they were, in every case tried.
+  if (plan.rebuiltWithoutAutoVacuum && unrepairable == 1)
+    return "the file was rebuilt without auto-vacuum, which moved the catalog's tables; keyscope cannot move "
+           "them back, but the rows are intact: `sqlite3 " + report.path +
+           " 'PRAGMA auto_vacuum = INCREMENTAL; VACUUM;'` rebuilds it with the tables in their places (keep a "
+           "copy of the file until `keyscope-cli check` reads it clean)";
   if (has(CheckArea::kSqlite))
     return "SQLite's own structure is damaged, which keyscope cannot repair (dropping files would write into a "
            "damaged database). Copy what SQLite can still read into a new file - `sqlite3 " +

@@ -19,6 +19,9 @@ struct RepairPlan {
   std::vector<LostLogRecord> log;      // damaged log records to drop
   std::vector<int64_t> orphanPages;    // store file ids whose pages no file owns
   std::vector<int64_t> stalePending;   // live store files also listed for deletion
+  // The catalog's tables moved because the file was rebuilt without
+  // auto-vacuum (repairRefusal() says how to rebuild it back).
+  bool rebuiltWithoutAutoVacuum = false;
 
   bool empty() const { return files.empty() && log.empty() && orphanPages.empty() && stalePending.empty(); }
 };
@@ -28,7 +31,7 @@ struct RepairPlan {
 Status runChecks(Catalog& catalog, const CheckOptions& options, CheckReport* report, RepairPlan* plan);
 
 // Why repair must not run on what the report found, or empty when it may.
-std::string repairRefusal(const CheckReport& report);
+std::string repairRefusal(const CheckReport& report, const RepairPlan& plan);
 
 // Carries out the plan, one transaction per file and per record, recording
 // in *report what it dropped and cleared. Stops at the first failure.

@@ -187,9 +187,9 @@ TEST_F(CatalogDamage, ATableReadFromAnotherPlaceIsCorruption) {
 }
 
 // The sqlite3 shell's `PRAGMA auto_vacuum = NONE; VACUUM;` rebuilds the
-// file with the tables elsewhere and their rows intact. Nothing tells that
-// apart from a damaged schema page, so the workspace is refused as one, but
-// the message names the rebuild as a cause too.
+// file with the tables elsewhere and their rows intact. The workspace is
+// refused (where its tables are is not where it recorded them), naming the
+// rebuild rather than damage: only a VACUUM turns auto-vacuum off.
 TEST_F(CatalogDamage, AWorkspaceRebuiltWithoutAutoVacuumIsRefusedNamingTheRebuild) {
   {
     RawDb db(path());
@@ -197,7 +197,7 @@ TEST_F(CatalogDamage, AWorkspaceRebuiltWithoutAutoVacuumIsRefusedNamingTheRebuil
     db.exec("VACUUM");
     ASSERT_EQ(db.integer("PRAGMA auto_vacuum"), 0);
   }
-  expectOpenFails("a VACUUM that turned auto_vacuum off moves them");
+  expectOpenFails("the file was rebuilt without auto-vacuum");
 }
 
 TEST_F(CatalogDamage, AWorkspaceWhoseHeaderLostItsMarkIsCorruptionNotAnotherApplicationsFile) {

@@ -3,6 +3,7 @@
 // store file or log record and says what is lost, after which the check is
 // clean and the rest of the data is intact; damage it cannot fix is refused
 // with nothing changed.
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -17,6 +18,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int kRows = 200;
 
@@ -277,6 +279,53 @@ TEST_F(WorkspaceCheck, ADamagedLogRecordIsDroppedAndTheRestReplays) {
   const std::string lost = "t:zz0/b:q@5=logged\n";
   expected.erase(expected.find(lost), lost.size());
   EXPECT_EQ(everything(**ws), expected);
+}
+
+// A VACUUM in the sqlite3 shell after `PRAGMA auto_vacuum = NONE` moves the
+// catalog's tables and keeps their rows. Check refuses to repair, and says
+// how to rebuild the file with the tables back in place; doing so gives the
+// workspace back. (Tables moved by damage get no such advice:
+// DamagedSchemaPlacesGetNoRebuildAdvice.)
+TEST_F(WorkspaceCheck, ARebuildWithoutAutoVacuumIsRefusedWithTheRebuildThatUndoesIt) {
+  {
+    RawDb db(path());
+    db.exec("PRAGMA auto_vacuum = NONE");
+    db.exec("VACUUM");
+  }
+  const CheckReport report = check(/*repair=*/true);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_EQ(report.problems[0].area, CheckArea::kCatalog);
+  EXPECT_THAT(report.problems[0].message, HasSubstr("rebuilt without auto-vacuum"));
+  EXPECT_THAT(report.repairRefused, HasSubstr("'PRAGMA auto_vacuum = INCREMENTAL; VACUUM;'"));
+  {
+    RawDb db(path());
+    db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+    db.exec("VACUUM");
+  }
+  EXPECT_TRUE(check(/*repair=*/false).clean());
+  auto ws = Workspace::open(path());
+  ASSERT_TRUE(ws) << ws.status().toString();
+  EXPECT_EQ(everything(**ws), m_before);
+}
+
+// Two catalog tables' places swapped in the schema (each B-tree still used
+// once, so SQLite's own check passes): damage, with auto-vacuum still on,
+// and no advice to rebuild.
+TEST_F(WorkspaceCheck, DamagedSchemaPlacesGetNoRebuildAdvice) {
+  {
+    RawDb db(path());
+    const int64_t pendingRoot = db.integer("SELECT rootpage FROM sqlite_schema WHERE name = 'pending_files'");
+    const int64_t walRoot = db.integer("SELECT rootpage FROM sqlite_schema WHERE name = 'wal'");
+    db.exec("PRAGMA writable_schema = ON; UPDATE sqlite_schema SET rootpage = CASE name WHEN 'wal' THEN " +
+            std::to_string(pendingRoot) + " ELSE " + std::to_string(walRoot) +
+            " END WHERE name IN ('wal', 'pending_files'); PRAGMA writable_schema = OFF");
+  }
+  const CheckReport report = check(/*repair=*/true);
+  EXPECT_TRUE(std::any_of(report.problems.begin(), report.problems.end(), [](const CheckProblem& p) {
+    return p.message.find("(a damaged schema page)") != std::string::npos;
+  }));
+  EXPECT_THAT(report.repairRefused, HasSubstr("cannot repair"));
+  EXPECT_THAT(report.repairRefused, Not(HasSubstr("VACUUM")));
 }
 
 TEST_F(WorkspaceCheck, DamagedCatalogRecordsAreReportedAndRepairIsRefusedChangingNothing) {
