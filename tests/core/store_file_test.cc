@@ -820,7 +820,7 @@ TEST_F(StoreFileTest, AFileTrainsADictionaryOnItsFirstBlocksAndComesOutSmaller) 
   options.compression = Compression::kZstd;
   options.format = format::kMetaFormatPlacedChecksums;
   const auto without = write(entries, options);
-  options.format = format::kMetaFormatNewest;
+  options.format = format::kMetaFormatLeafPages;  // whole-block frames, as the file without
   const auto with = write(entries, options);
   ASSERT_NE(without, nullptr);
   ASSERT_NE(with, nullptr);
@@ -891,6 +891,193 @@ TEST_F(StoreFileTest, EveryFlippedByteInAPageCompressedWithADictionaryIsCorrupti
   }
   m_ws.setPage(id, 40, original);
   EXPECT_TRUE(reader->verify(&m_source).isOk());
+}
+
+// --- framed blocks (format 6) ----------------------------------------------
+
+class FramedBlocksTest : public StoreFileFixture, public ::testing::Test {
+ protected:
+  static StoreFileOptions framed() {
+    StoreFileOptions options;
+    options.compression = Compression::kZstd;
+    return options;
+  }
+  uint8_t compressionOf(const StoreFileReader& reader, size_t blockNo) {
+    std::string stored;
+    EXPECT_TRUE(readStoredBlock(m_source, reader.id(), reader.meta(), blockNo, &stored).isOk());
+    return stored.size() > format::kChecksumSize ? static_cast<uint8_t>(stored[format::kChecksumSize]) : 0xff;
+  }
+};
+
+TEST_F(FramedBlocksTest, ZstdBlocksOfTheNewestFormatAreStoredAsFrames) {
+  const std::vector<Entry> entries = timeSeriesEntries(20000);
+  const auto newest = write(entries, framed());
+  StoreFileOptions older = framed();
+  older.format = format::kMetaFormatLeafPages;
+  const auto leafPages = write(entries, older);
+  ASSERT_NE(newest, nullptr);
+  ASSERT_NE(leafPages, nullptr);
+  EXPECT_EQ(newest->meta().format, format::kMetaFormatFramedBlocks);
+  const auto kFrames = static_cast<uint8_t>(format::BlockCompression::kZstdFrames);
+  size_t framedBlocks = 0;
+  for (size_t b = 0; b < newest->meta().blocks.size(); ++b) framedBlocks += compressionOf(*newest, b) == kFrames;
+  // Every block of ~4 KiB raw holds several frames; the last may be small.
+  EXPECT_GE(framedBlocks + 1, newest->meta().blocks.size());
+  for (size_t b = 0; b < leafPages->meta().blocks.size(); ++b) ASSERT_NE(compressionOf(*leafPages, b), kFrames) << b;
+  EXPECT_EQ(readAll(*newest), entries);
+  EXPECT_EQ(readAll(*newest, nullptr, false, /*readahead=*/true), entries);
+  EXPECT_TRUE(newest->verify(&m_source).isOk());
+  // Raw files get no frames.
+  StoreFileOptions raw = framed();
+  raw.compression = Compression::kNone;
+  const auto plain = write(entries, raw);
+  ASSERT_NE(plain, nullptr);
+  for (size_t b = 0; b < plain->meta().blocks.size(); ++b) ASSERT_NE(compressionOf(*plain, b), kFrames) << b;
+}
+
+TEST_F(FramedBlocksTest, APointReadDecompressesOneFrameNotTheWholeBlock) {
+  const std::vector<Entry> entries = timeSeriesEntries(20000);
+  const auto reader = write(entries, framed());
+  ASSERT_NE(reader, nullptr);
+  uint64_t decompressed = 0;
+  size_t reads = 0;
+  for (size_t i = 0; i < entries.size(); i += 13) {
+    ReadReport report;
+    auto it = reader->newIterator(context(&report, /*fillCache=*/false));
+    it->seek(entries[i].key);
+    ASSERT_TRUE(it->valid()) << i;
+    ASSERT_EQ(it->key(), entries[i].key) << i;
+    ASSERT_EQ(it->value(), entries[i].value) << i;
+    EXPECT_EQ(report.pagesRead, 1u);
+    EXPECT_GT(report.bytesDecompressed, 0u);
+    EXPECT_LE(report.bytesDecompressed, 2 * format::kFrameTarget) << i;
+    decompressed += report.bytesDecompressed;
+    ++reads;
+  }
+  // About a frame of ~1 KiB each, where a whole block is ~4 KiB.
+  EXPECT_LT(decompressed / reads, 3 * format::kBlockTarget / 8);
+}
+
+TEST_F(FramedBlocksTest, PointReadsWalkOnPastTheirFrameIntoTheRestOfTheFile) {
+  const std::vector<Entry> entries = timeSeriesEntries(6000);
+  const auto reader = write(entries, framed());
+  ASSERT_NE(reader, nullptr);
+  for (size_t i = 0; i < entries.size(); i += 37) {
+    auto it = reader->newIterator(context(nullptr, false));
+    it->seek(entries[i].key);
+    for (size_t j = i; j < std::min(entries.size(), i + 300); ++j, it->next()) {
+      ASSERT_TRUE(it->valid()) << i << " " << j << ": " << it->status().toString();
+      ASSERT_EQ(it->key(), entries[j].key) << i << " " << j;
+      ASSERT_EQ(it->value(), entries[j].value) << i << " " << j;
+    }
+  }
+  // A seek between two keys lands on the later one, also at a frame's start.
+  for (size_t i = 1; i < entries.size(); i += 7) {
+    std::string between = entries[i - 1].key;
+    between.push_back('\0');  // after entries[i-1], before entries[i]
+    auto it = reader->newIterator(context(nullptr, false));
+    it->seek(between);
+    ASSERT_TRUE(it->valid()) << i;
+    ASSERT_EQ(it->key(), entries[i].key) << i;
+  }
+  // The last entry, then nothing.
+  auto it = reader->newIterator(context(nullptr, false));
+  it->seek(entries.back().key);
+  ASSERT_TRUE(it->valid());
+  it->next();
+  EXPECT_FALSE(it->valid());
+  EXPECT_TRUE(it->status().isOk());
+}
+
+TEST_F(FramedBlocksTest, ACachedFrameServesTheNextPointReadWithoutStorage) {
+  const std::vector<Entry> entries = timeSeriesEntries(6000);
+  const auto reader = write(entries, framed());
+  ASSERT_NE(reader, nullptr);
+  const std::string& key = entries[entries.size() / 2].key;
+  ReadReport first;
+  auto it = reader->newIterator(context(&first));
+  it->seek(key);
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(first.pageCacheHits, 0u);
+  EXPECT_GT(first.bytesReadFromStorage, 0u);
+  ReadReport second;
+  it = reader->newIterator(context(&second));
+  it->seek(key);
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(it->value(), entries[entries.size() / 2].value);
+  EXPECT_EQ(second.pageCacheHits, 1u);
+  EXPECT_EQ(second.bytesReadFromStorage, 0u);
+  EXPECT_EQ(second.bytesDecompressed, 0u);
+}
+
+TEST_F(FramedBlocksTest, EveryFlippedByteFailsThePointReadsOfItsBlocksNeverBendsThem) {
+  const std::vector<Entry> entries = timeSeriesEntries(3000);
+  StoreFileOptions options = framed();
+  options.dictionaryTrainBytes = 16 << 10;
+  options.pageBytes = 1500;  // blocks cross pages
+  const auto reader = write(entries, options);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_GT(reader->meta().pageCount, 12u);
+  const int64_t id = reader->id();
+  const uint32_t pageNo = 10;  // past the training blocks
+  const std::string original = m_ws.page(id, pageNo);
+  const std::string where = "store file " + std::to_string(id) + ", page";
+  for (size_t at = 0; at < original.size(); at += 3) {
+    std::string damaged = original;
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
+    m_ws.setPage(id, pageNo, damaged);
+    size_t failed = 0;
+    for (size_t i = 0; i < entries.size(); i += 5) {
+      auto it = reader->newIterator(context(nullptr, false));
+      it->seek(entries[i].key);
+      if (it->valid()) {
+        ASSERT_EQ(it->key(), entries[i].key) << "byte " << at << ", entry " << i;
+        ASSERT_EQ(it->value(), entries[i].value) << "byte " << at << ", entry " << i;
+        continue;
+      }
+      ASSERT_EQ(it->status().code(), Status::Code::kCorruption) << "byte " << at << ": " << it->status().toString();
+      ASSERT_NE(it->status().message().find(where), std::string::npos) << it->status().message();
+      ASSERT_NE(it->status().message().find(std::to_string(pageNo)), std::string::npos) << it->status().message();
+      ++failed;
+    }
+    ASSERT_GT(failed, 0u) << "byte " << at;
+  }
+  m_ws.setPage(id, pageNo, original);
+  EXPECT_TRUE(reader->verify(&m_source).isOk());
+}
+
+TEST_F(FramedBlocksTest, GarbledFrameTablesWithAValidChecksumStopCleanly) {
+  const std::vector<Entry> entries = timeSeriesEntries(3000);
+  StoreFileOptions options = framed();
+  options.dictionaryTrainBytes = 16 << 10;
+  const auto reader = write(entries, options);
+  ASSERT_NE(reader, nullptr);
+  const int64_t id = reader->id();
+  const StoreFileMeta& meta = reader->meta();
+  const size_t blockNo = meta.blocks.size() / 2;
+  std::string stored;
+  ASSERT_TRUE(readStoredBlock(m_source, id, meta, blockNo, &stored).isOk());
+  ASSERT_EQ(static_cast<uint8_t>(stored[format::kChecksumSize]),
+            static_cast<uint8_t>(format::BlockCompression::kZstdFrames));
+  const uint64_t seed = blockChecksumSeed(meta.format, id, blockNo);
+  std::mt19937_64 rng(5);
+  int refused = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string damaged = stored;
+    // The frame table: the ~60 bytes after the header.
+    const size_t at = format::kBlockHeaderSize + rng() % 60;
+    damaged[at] = static_cast<char>(rng() % 3 == 0 ? 0xff : rng());
+    format::storeBigEndian64(damaged.data(), XXH3_64bits_withSeed(damaged.data() + 8, damaged.size() - 8, seed));
+    std::string raw;
+    std::string error;
+    if (!decodeStoredBlock(damaged, meta.blocks[blockNo].rawSize, &raw, &error, nullptr, seed, reader->dictionary())) {
+      EXPECT_FALSE(error.empty());
+      ++refused;
+    }
+  }
+  // A changed size, count or key is refused by the table's own checks or by
+  // the frames' first keys; only a byte rewritten to itself passes.
+  EXPECT_GT(refused, 1900);
 }
 
 // --- damage ----------------------------------------------------------------
