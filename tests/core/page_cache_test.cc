@@ -14,12 +14,7 @@
 namespace keyscope::engine {
 namespace {
 
-constexpr size_t kOverhead = PageCache::kEntryOverhead;
-
 PageCache::Block blockOf(size_t size, char fill = 'x') { return std::make_shared<const std::string>(size, fill); }
-
-// A block the cache charges `charge` bytes for: its size and the overhead.
-PageCache::Block chargedBlock(size_t charge, char fill = 'x') { return blockOf(charge - kOverhead, fill); }
 
 // A block whose bytes name its key, so a lookup can tell a mixed-up answer.
 PageCache::Block namedBlock(int64_t fileId, uint32_t blockNo, size_t size) {
@@ -50,19 +45,19 @@ TEST(PageCache, LookupFindsWhatWasInsertedAndCounts) {
 
 TEST(PageCache, EvictsLeastRecentlyUsedByBytes) {
   PageCache cache(1000, /*shardBits=*/0);
-  cache.insert(1, 0, chargedBlock(300));
-  cache.insert(1, 1, chargedBlock(300));
-  cache.insert(1, 2, chargedBlock(300));
+  cache.insert(1, 0, blockOf(300));
+  cache.insert(1, 1, blockOf(300));
+  cache.insert(1, 2, blockOf(300));
   EXPECT_EQ(cache.usage(), 900u);
   ASSERT_NE(cache.lookup(1, 0), nullptr);  // 0 is now more recent than 1
-  cache.insert(1, 3, chargedBlock(300));        // 1200 > 1000: the least recent (1) goes
+  cache.insert(1, 3, blockOf(300));        // 1200 > 1000: the least recent (1) goes
   EXPECT_EQ(cache.usage(), 900u);
   EXPECT_EQ(cache.lookup(1, 1), nullptr);
   EXPECT_NE(cache.lookup(1, 0), nullptr);
   EXPECT_NE(cache.lookup(1, 2), nullptr);
   EXPECT_NE(cache.lookup(1, 3), nullptr);
   // Recency is now 3, 2, 0 (newest first): 700 more bytes evict 0 and then 2.
-  cache.insert(1, 4, chargedBlock(700));
+  cache.insert(1, 4, blockOf(700));
   EXPECT_LE(cache.usage(), 1000u);
   EXPECT_NE(cache.lookup(1, 4), nullptr);
   EXPECT_NE(cache.lookup(1, 3), nullptr);
@@ -72,17 +67,17 @@ TEST(PageCache, EvictsLeastRecentlyUsedByBytes) {
 
 TEST(PageCache, ReplacingABlockRecharges) {
   PageCache cache(1000, 0);
-  cache.insert(5, 9, chargedBlock(400, 'a'));
-  cache.insert(5, 9, chargedBlock(200, 'b'));
-  EXPECT_EQ(cache.usage(), 200u);
+  cache.insert(5, 9, blockOf(400, 'a'));
+  cache.insert(5, 9, blockOf(100, 'b'));
+  EXPECT_EQ(cache.usage(), 100u);
   EXPECT_EQ(cache.entryCount(), 1u);
-  EXPECT_EQ(*cache.lookup(5, 9), std::string(200 - kOverhead, 'b'));
+  EXPECT_EQ(*cache.lookup(5, 9), std::string(100, 'b'));
 }
 
 TEST(PageCache, BlockLargerThanItsShardIsNotKept) {
   PageCache cache(1000, 0);
-  cache.insert(1, 0, chargedBlock(200));
-  cache.insert(1, 1, chargedBlock(1001));
+  cache.insert(1, 0, blockOf(200));
+  cache.insert(1, 1, blockOf(1001));
   EXPECT_EQ(cache.lookup(1, 1), nullptr);
   EXPECT_NE(cache.lookup(1, 0), nullptr);  // and it evicted nothing
   EXPECT_EQ(cache.usage(), 200u);
@@ -96,40 +91,22 @@ TEST(PageCache, EraseFileDropsOnlyThatFile) {
   }
   cache.eraseFile(7);
   EXPECT_EQ(cache.entryCount(), 50u);
-  EXPECT_EQ(cache.usage(), 50u * (64 + kOverhead));
+  EXPECT_EQ(cache.usage(), 50u * 64);
   for (uint32_t b = 0; b < 50; ++b) {
     EXPECT_EQ(cache.lookup(7, b), nullptr);
     EXPECT_TRUE(names(cache.lookup(8, b), 8, b));
   }
 }
 
-TEST(PageCache, PartsOfABlockAreEntriesOfTheirOwn) {
-  PageCache cache(1 << 20);
-  cache.insert(3, 7, blockOf(40, 'w'));      // part 0: the whole block
-  cache.insert(3, 7, blockOf(20, 't'), 1);   // its frame table
-  cache.insert(3, 7, blockOf(30, 'f'), 2);   // a frame
-  cache.insert(3, 8, blockOf(30, 'g'), 2);   // the same part of the next block
-  EXPECT_EQ(cache.entryCount(), 4u);
-  EXPECT_EQ(*cache.lookup(3, 7), std::string(40, 'w'));
-  EXPECT_EQ(*cache.lookup(3, 7, 1), std::string(20, 't'));
-  EXPECT_EQ(*cache.lookup(3, 7, 2), std::string(30, 'f'));
-  EXPECT_EQ(*cache.lookup(3, 8, 2), std::string(30, 'g'));
-  EXPECT_EQ(cache.lookup(3, 8), nullptr);
-  EXPECT_EQ(cache.lookup(3, 7, 3), nullptr);
-  EXPECT_EQ(cache.usage(), 120u + 4 * kOverhead);
-  cache.eraseFile(3);  // every part goes with the file
-  EXPECT_EQ(cache.entryCount(), 0u);
-}
-
 TEST(PageCache, EvictedBlockStaysAliveForItsHolder) {
   PageCache cache(500, 0);
-  cache.insert(1, 0, chargedBlock(400, 'k'));
+  cache.insert(1, 0, blockOf(400, 'k'));
   const PageCache::Block held = cache.lookup(1, 0);
-  cache.insert(1, 1, chargedBlock(400));
+  cache.insert(1, 1, blockOf(400));
   cache.eraseFile(1);
   EXPECT_EQ(cache.lookup(1, 0), nullptr);
   ASSERT_NE(held, nullptr);
-  EXPECT_EQ(*held, std::string(400 - kOverhead, 'k'));
+  EXPECT_EQ(*held, std::string(400, 'k'));
 }
 
 TEST(PageCache, ShardsShareTheCapacity) {
@@ -144,7 +121,7 @@ TEST(PageCache, ManyBlocksStayFindableAsTheShardGrows) {
   PageCache cache(1 << 24, 0);
   for (uint32_t b = 0; b < 5000; ++b) cache.insert(b % 3, b, namedBlock(b % 3, b, 32));
   EXPECT_EQ(cache.entryCount(), 5000u);
-  EXPECT_EQ(cache.usage(), 5000u * (32 + kOverhead));
+  EXPECT_EQ(cache.usage(), 5000u * 32);
   for (uint32_t b = 0; b < 5000; ++b) ASSERT_TRUE(names(cache.lookup(b % 3, b), b % 3, b)) << b;
   EXPECT_EQ(cache.lookup(0, 1), nullptr);  // 1 % 3 is 1, not 0
   cache.eraseFile(1);
@@ -157,15 +134,15 @@ TEST(PageCache, AStreamOfInsertsKeepsTheNewestThatFit) {
   // the newest blocks that fit, in one shard or many.
   for (const int shardBits : {0, 4}) {
     PageCache cache(16 * 1000, shardBits);
-    for (uint32_t b = 0; b < 10000; ++b) cache.insert(4, b, namedBlock(4, b, 250 - kOverhead));
+    for (uint32_t b = 0; b < 10000; ++b) cache.insert(4, b, namedBlock(4, b, 100));
     EXPECT_LE(cache.usage(), 16u * 1000);
     if (shardBits == 0) {
-      EXPECT_EQ(cache.entryCount(), 64u);  // 16,000 bytes of entries charged 250
-      for (uint32_t b = 0; b < 10000; ++b) EXPECT_EQ(cache.lookup(4, b) != nullptr, b >= 10000 - 64) << b;
+      EXPECT_EQ(cache.entryCount(), 160u);
+      for (uint32_t b = 0; b < 10000; ++b) EXPECT_EQ(cache.lookup(4, b) != nullptr, b >= 10000 - 160) << b;
     }
     for (uint32_t b = 9990; b < 10000; ++b) EXPECT_TRUE(names(cache.lookup(4, b), 4, b)) << shardBits << " " << b;
     // One big block evicts many small ones at once.
-    cache.insert(5, 0, chargedBlock(900));
+    cache.insert(5, 0, blockOf(900));
     EXPECT_LE(cache.usage(), 16u * 1000);
     EXPECT_NE(cache.lookup(5, 0), nullptr);
   }

@@ -10,18 +10,13 @@ namespace {
 
 // splitmix64's finalizer: file ids and block numbers are small and dense, so
 // they need mixing before their bits choose a shard and a bucket.
-uint64_t mix(int64_t fileId, uint64_t slot) {
-  uint64_t z = (static_cast<uint64_t>(fileId) << 32) ^ static_cast<uint64_t>(fileId) ^ slot ^ (slot >> 29);
+uint64_t mix(int64_t fileId, uint32_t blockNo) {
+  uint64_t z = (static_cast<uint64_t>(fileId) << 32) ^ static_cast<uint64_t>(fileId) ^ blockNo;
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-
-// Where an entry sits within its file: the block number and the part.
-uint64_t slotOf(uint32_t blockNo, uint32_t part) { return (uint64_t{part} << 32) | blockNo; }
-
-size_t chargeOf(const std::string& block) { return block.size() + PageCache::kEntryOverhead; }
 
 }  // namespace
 
@@ -33,7 +28,7 @@ size_t chargeOf(const std::string& block) { return block.size() + PageCache::kEn
 struct PageCache::Shard {
   struct Entry {
     int64_t fileId = 0;
-    uint64_t slot = 0;  // slotOf(blockNo, part)
+    uint32_t blockNo = 0;
     uint64_t hash = 0;
     Block block;
     // The LRU ring through the shard's sentinel: next is the next older
@@ -60,10 +55,10 @@ struct PageCache::Shard {
   size_t capacity;
   size_t usage = 0;
 
-  Entry** find(uint64_t hash, int64_t fileId, uint64_t slot) {
-    Entry** at = &buckets[hash & (buckets.size() - 1)];
-    while (*at != nullptr && ((*at)->fileId != fileId || (*at)->slot != slot)) at = &(*at)->chain;
-    return at;
+  Entry** slotOf(uint64_t hash, int64_t fileId, uint32_t blockNo) {
+    Entry** slot = &buckets[hash & (buckets.size() - 1)];
+    while (*slot != nullptr && ((*slot)->fileId != fileId || (*slot)->blockNo != blockNo)) slot = &(*slot)->chain;
+    return slot;
   }
 
   void linkNewest(Entry* e) {
@@ -80,9 +75,9 @@ struct PageCache::Shard {
   // Takes e out of the ring and its bucket, its charge out of usage.
   void remove(Entry* e) {
     unlinkLru(e);
-    Entry** at = find(e->hash, e->fileId, e->slot);
-    *at = e->chain;
-    usage -= chargeOf(*e->block);
+    Entry** slot = slotOf(e->hash, e->fileId, e->blockNo);
+    *slot = e->chain;
+    usage -= e->block->size();
     --count;
   }
 
@@ -92,7 +87,7 @@ struct PageCache::Shard {
     e->chain = bucket;
     bucket = e;
     linkNewest(e);
-    usage += chargeOf(*e->block);
+    usage += e->block->size();
     ++count;
   }
 
@@ -185,13 +180,12 @@ PageCache::Shard& PageCache::shardFor(uint64_t hash) {
   return *m_shards[shard];
 }
 
-PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo, uint32_t part) {
-  const uint64_t slot = slotOf(blockNo, part);
-  const uint64_t hash = mix(fileId, slot);
+PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
+  const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
   {
     std::lock_guard<std::mutex> lock(shard.mutex);
-    Shard::Entry* e = *shard.find(hash, fileId, slot);
+    Shard::Entry* e = *shard.slotOf(hash, fileId, blockNo);
     if (e != nullptr) {
       Shard::unlinkLru(e);
       shard.linkNewest(e);
@@ -203,16 +197,15 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo, uint32_t pa
   return nullptr;
 }
 
-void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, uint32_t part) {
-  const uint64_t slot = slotOf(blockNo, part);
-  const uint64_t hash = mix(fileId, slot);
+void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
+  const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
-  const size_t charge = chargeOf(*block);
+  const size_t charge = block->size();
   // Both declared before the lock, so what they free is freed after it.
   Shard::Dropped dropped;
   Block released;
   std::lock_guard<std::mutex> lock(shard.mutex);
-  if (Shard::Entry* old = *shard.find(hash, fileId, slot); old != nullptr) {
+  if (Shard::Entry* old = *shard.slotOf(hash, fileId, blockNo); old != nullptr) {
     shard.remove(old);
     dropped.push(old);
   }
@@ -229,7 +222,7 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, uint32_t p
     released = std::exchange(e->block, nullptr);
   }
   e->fileId = fileId;
-  e->slot = slot;
+  e->blockNo = blockNo;
   e->hash = hash;
   e->block = std::move(block);
   shard.add(e);

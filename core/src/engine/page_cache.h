@@ -1,10 +1,7 @@
 // PageCache: decompressed store-file blocks kept in memory for hot reads.
 //
-// An LRU cache keyed by (store file id, block number within the file, part),
-// with a capacity in bytes: each entry is charged its size plus
-// kEntryOverhead. Part 0 is the whole decoded block; a point read of a
-// format-6 file keeps smaller parts of a block instead (its frame table, one
-// decoded frame; store_file.cc numbers them). Values are
+// An LRU cache keyed by (store file id, block number within the file), with a
+// capacity in bytes: each block is charged its size. Values are
 // shared_ptr<const std::string>, so an iterator keeps the block it is reading
 // alive after the cache evicts or erases it.
 //
@@ -34,11 +31,6 @@ class PageCache {
   using Block = std::shared_ptr<const std::string>;
 
   static constexpr int kDefaultShardBits = 4;  // 16 shards: more than the cores of a desktop
-  // Charged to each entry on top of its bytes: the entry, the block's
-  // shared_ptr control block and string header, the allocator's rounding.
-  // Small entries (frame tables of ~60 bytes) would otherwise hold far more
-  // memory than the capacity says.
-  static constexpr size_t kEntryOverhead = 128;
 
   // shardBits in [0, 8]: 2^shardBits shards.
   explicit PageCache(size_t capacityBytes, int shardBits = kDefaultShardBits);
@@ -48,11 +40,11 @@ class PageCache {
 
   // The block, now the most recently used of its shard; nullptr when absent.
   // Counts a hit or a miss.
-  Block lookup(int64_t fileId, uint32_t blockNo, uint32_t part = 0);
+  Block lookup(int64_t fileId, uint32_t blockNo);
 
   // Adds or replaces the block, evicting the least recently used blocks of its
   // shard until the shard fits its share. REQUIRES: block != nullptr.
-  void insert(int64_t fileId, uint32_t blockNo, Block block, uint32_t part = 0);
+  void insert(int64_t fileId, uint32_t blockNo, Block block);
 
   // A buffer of `size` bytes (contents unspecified) for a block about to be
   // decoded, reusing one a dropped block gave back when there is one.
@@ -63,7 +55,7 @@ class PageCache {
   void eraseFile(int64_t fileId);
 
   size_t capacity() const { return m_capacity; }
-  size_t usage() const;       // bytes charged (with kEntryOverhead), summed over the shards
+  size_t usage() const;       // bytes charged, summed over the shards
   size_t entryCount() const;
   uint64_t hits() const { return m_hits.load(std::memory_order_relaxed); }
   uint64_t misses() const { return m_misses.load(std::memory_order_relaxed); }

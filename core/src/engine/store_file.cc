@@ -6,7 +6,6 @@
 #include <zstd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cassert>
 #include <cstring>
@@ -71,184 +70,6 @@ ZSTD_DCtx* threadDCtx() {
   return ctx.get();
 }
 
-// The key of the entry at `offset` of raw block bytes when that entry holds
-// its whole key (shared = 0), as a frame's first entry does; false when the
-// entry is cut short or shares a prefix.
-bool wholeKeyAt(BytesView raw, size_t offset, BytesView* key) {
-  if (offset >= raw.size()) return false;
-  const char* p = raw.data() + offset;
-  const char* limit = raw.data() + raw.size();
-  uint32_t shared = 0;
-  uint32_t unshared = 0;
-  uint32_t valueLength = 0;
-  if ((p = fmt::decodeVarint32(p, limit, &shared)) == nullptr || (p = fmt::decodeVarint32(p, limit, &unshared)) == nullptr ||
-      (p = fmt::decodeVarint32(p, limit, &valueLength)) == nullptr || shared != 0 || unshared == 0 ||
-      unshared > static_cast<size_t>(limit - p)) {
-    return false;
-  }
-  *key = BytesView(p, unshared);
-  return true;
-}
-
-// The frame table at the head of a format-6 framed block's payload
-// (store_file_format.h). Reused across reads for its buffers.
-class FrameTable {
- public:
-  // Parses the table at the start of `bytes` (a framed payload, or the table
-  // alone as a point read caches it) of a block of rawSize raw bytes whose
-  // payload is payloadSize bytes. False with *error set when it is damaged:
-  // sizes that do not add up, first keys out of order.
-  bool parse(BytesView bytes, uint32_t rawSize, size_t payloadSize, std::string* error) {
-    m_frames.clear();
-    m_keys.clear();
-    fmt::Reader r(bytes);
-    uint32_t count = 0;
-    if (!r.varint32(&count) || count < 2 || count > r.remaining() / 2) {
-      *error = "bad frame count";
-      return false;
-    }
-    uint64_t raw = 0;
-    uint64_t stored = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      Frame f;
-      if (!r.varint32(&f.rawSize) || !r.varint32(&f.storedSize) || f.rawSize == 0 || f.storedSize == 0) {
-        *error = "bad sizes of frame " + std::to_string(i);
-        return false;
-      }
-      f.rawOffset = static_cast<uint32_t>(raw);
-      f.storedOffset = static_cast<uint32_t>(stored);
-      raw += f.rawSize;
-      stored += f.storedSize;
-      if (raw > rawSize || stored > payloadSize) {
-        *error = "frame " + std::to_string(i) + " runs past the block";
-        return false;
-      }
-      m_frames.push_back(f);
-    }
-    if (raw != rawSize) {
-      *error = "frames hold " + std::to_string(raw) + " raw bytes, the block " + std::to_string(rawSize);
-      return false;
-    }
-    size_t previousBegin = 0;
-    for (uint32_t i = 1; i < count; ++i) {
-      uint32_t shared = 0;
-      BytesView suffix;
-      const size_t previousLength = m_keys.size() - previousBegin;
-      if (!r.varint32(&shared) || !r.lengthPrefixed(&suffix) || shared > previousLength ||
-          size_t{shared} + suffix.size() == 0) {
-        *error = "bad first key of frame " + std::to_string(i);
-        return false;
-      }
-      const size_t begin = m_keys.size();
-      m_keys.append(m_keys, previousBegin, shared);
-      m_keys.append(suffix);
-      m_frames[i].keyEnd = static_cast<uint32_t>(m_keys.size());
-      if (i > 1 && !(BytesView(m_keys).substr(previousBegin, begin - previousBegin) < firstKey(i))) {
-        *error = "first key of frame " + std::to_string(i) + " out of order";
-        return false;
-      }
-      previousBegin = begin;
-    }
-    m_tableBytes = bytes.size() - r.remaining();
-    if (m_tableBytes + stored != payloadSize) {
-      *error = "frames hold " + std::to_string(stored) + " stored bytes, the block " +
-               std::to_string(payloadSize - std::min(payloadSize, m_tableBytes));
-      return false;
-    }
-    return true;
-  }
-
-  size_t size() const { return m_frames.size(); }
-  size_t tableBytes() const { return m_tableBytes; }
-  uint32_t rawOffset(size_t i) const { return m_frames[i].rawOffset; }
-  uint32_t rawSize(size_t i) const { return m_frames[i].rawSize; }
-  // Frame i's zstd bytes within the payload the table heads.
-  BytesView stored(BytesView payload, size_t i) const {
-    return payload.substr(m_tableBytes + m_frames[i].storedOffset, m_frames[i].storedSize);
-  }
-  // REQUIRES: 1 <= i < size().
-  BytesView firstKey(size_t i) const {
-    const uint32_t begin = i == 1 ? 0 : m_frames[i - 1].keyEnd;
-    return BytesView(m_keys).substr(begin, m_frames[i].keyEnd - begin);
-  }
-  // The frame a seek for target starts in: the last whose first key is <=
-  // target (frame 0 when none is). The first key >= target is in it, or is
-  // the next frame's first.
-  size_t frameFor(BytesView target) const {
-    size_t i = 1;
-    while (i < m_frames.size() && firstKey(i) <= target) ++i;
-    return i - 1;
-  }
-
- private:
-  struct Frame {
-    uint32_t rawOffset = 0;
-    uint32_t rawSize = 0;
-    uint32_t storedOffset = 0;  // after the table
-    uint32_t storedSize = 0;
-    uint32_t keyEnd = 0;  // frames after the first: where its first key ends in m_keys
-  };
-  std::vector<Frame> m_frames;
-  std::string m_keys;
-  size_t m_tableBytes = 0;
-};
-
-FrameTable& threadFrameTable() {
-  thread_local FrameTable table;
-  return table;
-}
-
-// Decompresses one zstd frame of exactly rawSize bytes into dst.
-bool decompressFrame(BytesView src, char* dst, size_t rawSize, const DecompressionDictionary* dictionary,
-                     std::string* error) {
-  const size_t n = dictionary != nullptr
-                       ? ZSTD_decompress_usingDDict(threadDCtx(), dst, rawSize, src.data(), src.size(), dictionary->get())
-                       : ZSTD_decompressDCtx(threadDCtx(), dst, rawSize, src.data(), src.size());
-  if (ZSTD_isError(n)) {
-    *error = std::string("zstd: ") + ZSTD_getErrorName(n);
-    return false;
-  }
-  if (n != rawSize) {
-    *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
-    return false;
-  }
-  return true;
-}
-
-// Checks a stored block's checksum and header against the raw size its index
-// gives; its payload into *payload.
-bool checkStoredBlock(BytesView stored, uint32_t expectedRaw, uint64_t checksumSeed, uint8_t* compression,
-                      BytesView* payload, std::string* error) {
-  if (stored.size() < fmt::kBlockHeaderSize) {
-    *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
-    return false;
-  }
-  const uint64_t want = fmt::loadBigEndian64(stored.data());
-  const uint64_t got =
-      checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize, checksumSeed);
-  if (want != got) {
-    *error = "block checksum mismatch";
-    return false;
-  }
-  *compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
-  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
-  if (rawSize != expectedRaw) {
-    *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
-             std::to_string(expectedRaw);
-    return false;
-  }
-  *payload = stored.substr(fmt::kBlockHeaderSize);
-  return true;
-}
-
-// A decoded frame i >= 1 must begin with the whole key its table names.
-bool frameBeginsWithItsKey(BytesView frameRaw, const FrameTable& table, size_t i, std::string* error) {
-  BytesView key;
-  if (wholeKeyAt(frameRaw, 0, &key) && key == table.firstKey(i)) return true;
-  *error = "frame " + std::to_string(i) + " does not begin with the key its table names";
-  return false;
-}
-
 // Walks the entries of one decoded block. The key is rebuilt in one reused
 // buffer; the value points into the block.
 class BlockCursor {
@@ -289,34 +110,6 @@ class BlockCursor {
       }
       previous = offset;
     }
-    return true;
-  }
-  // Positions before the first entry of one frame of a format-6 block (the
-  // frame's entries are walked without restarts). The block's last frame
-  // ends with the block's restart array, which is left out. False with
-  // *error set when that array does not fit.
-  bool resetFrame(BytesView frame, bool lastFrame, std::string* error) {
-    m_begin = frame.data();
-    m_next = frame.data();
-    m_limit = frame.data() + frame.size();
-    m_key.clear();
-    m_restarts = nullptr;
-    m_restartCount = 0;
-    if (!lastFrame) return true;
-    const uint32_t count = frame.size() >= 4 ? fmt::loadBigEndian32(m_limit - 4) : 0;
-    if (count == 0 || size_t{count} * 4 > frame.size() - 4) {
-      *error = "bad restart count " + std::to_string(count) + " in the last frame";
-      return false;
-    }
-    m_limit -= 4 + size_t{count} * 4;
-    return true;
-  }
-  // Positions before the entry at `offset` (one that holds its whole key, as
-  // a frame's first entry does). False when offset is past the entries.
-  bool skipTo(size_t offset) {
-    if (offset >= static_cast<size_t>(m_limit - m_begin)) return false;
-    m_next = m_begin + offset;
-    m_key.clear();
     return true;
   }
   bool atStart() const { return m_next == m_begin; }
@@ -452,10 +245,25 @@ uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
 
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
                        ReadReport* report, uint64_t checksumSeed, const DecompressionDictionary* dictionary) {
-  uint8_t compression = 0;
-  BytesView payload;
-  if (!checkStoredBlock(stored, expectedRaw, checksumSeed, &compression, &payload, error)) return false;
-  const uint32_t rawSize = expectedRaw;
+  if (stored.size() < fmt::kBlockHeaderSize) {
+    *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
+    return false;
+  }
+  const uint64_t want = fmt::loadBigEndian64(stored.data());
+  const uint64_t got =
+      checksumOf(stored.data() + fmt::kChecksumSize, stored.size() - fmt::kChecksumSize, checksumSeed);
+  if (want != got) {
+    *error = "block checksum mismatch";
+    return false;
+  }
+  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
+  const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
+  if (rawSize != expectedRaw) {
+    *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
+             std::to_string(expectedRaw);
+    return false;
+  }
+  const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
   switch (static_cast<fmt::BlockCompression>(compression)) {
     case fmt::BlockCompression::kNone:
       if (payload.size() != rawSize) {
@@ -465,22 +273,20 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
       }
       raw->assign(payload);
       return true;
-    case fmt::BlockCompression::kZstd:
+    case fmt::BlockCompression::kZstd: {
       raw->resize(rawSize);
-      if (!decompressFrame(payload, raw->data(), rawSize, dictionary, error)) return false;
-      if (report != nullptr) report->bytesDecompressed += rawSize;
-      return true;
-    case fmt::BlockCompression::kZstdFrames: {
-      FrameTable& table = threadFrameTable();
-      if (!table.parse(payload, rawSize, payload.size(), error)) return false;
-      raw->resize(rawSize);
-      for (size_t i = 0; i < table.size(); ++i) {
-        char* frame = raw->data() + table.rawOffset(i);
-        if (!decompressFrame(table.stored(payload, i), frame, table.rawSize(i), dictionary, error)) {
-          *error = "frame " + std::to_string(i) + ": " + *error;
-          return false;
-        }
-        if (i > 0 && !frameBeginsWithItsKey(BytesView(frame, table.rawSize(i)), table, i, error)) return false;
+      const size_t n =
+          dictionary != nullptr
+              ? ZSTD_decompress_usingDDict(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size(),
+                                           dictionary->get())
+              : ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
+      if (ZSTD_isError(n)) {
+        *error = std::string("zstd: ") + ZSTD_getErrorName(n);
+        return false;
+      }
+      if (n != rawSize) {
+        *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
+        return false;
       }
       if (report != nullptr) report->bytesDecompressed += rawSize;
       return true;
@@ -554,7 +360,7 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatNewest)
+  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatLeafPages)
     return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
@@ -695,7 +501,6 @@ struct StoreFileWriter::Impl {
     }
     // Blocks wait for the dictionary only when there will be one to train.
     awaitingDictionary = meta.format >= fmt::kMetaFormatDictionary && options.compression == Compression::kZstd;
-    framesOn = meta.format >= fmt::kMetaFormatFramedBlocks && options.compression == Compression::kZstd;
   }
 
   std::string name() const { return "store file " + std::to_string(fileId); }
@@ -706,8 +511,7 @@ struct StoreFileWriter::Impl {
   }
 
   Status flushBlock();
-  Status storeBlock(BytesView raw, BytesView blockLastKey, const std::vector<uint32_t>& blockFrameStarts);
-  bool compressFrames(BytesView raw, const std::vector<uint32_t>& starts, std::string* out, std::string* error);
+  Status storeBlock(BytesView raw, BytesView blockLastKey);
   Status storePendingBlocks();
   Status flushPage();
   Status writeFullPages();
@@ -721,11 +525,6 @@ struct StoreFileWriter::Impl {
   std::string block;  // raw entries of the open block
   std::vector<uint32_t> restarts;  // format 2: offsets of its restart entries
   uint32_t blockEntries = 0;
-  bool framesOn = false;              // format 6 with zstd: blocks are cut into frames
-  std::vector<uint32_t> frameStarts;  // offsets of the open block's frames after the first
-  uint32_t frameStart = 0;            // where the open block's last frame begins
-  std::string frameBytes;             // compressFrames' scratch
-  std::string framedPayload;
   std::string lastKey;
   size_t lastRowLength = 0;     // esc(row) of lastKey
   size_t lastColumnLength = 0;  // esc(row) esc(qualifier) of lastKey
@@ -739,7 +538,6 @@ struct StoreFileWriter::Impl {
   struct PendingBlock {
     std::string raw;
     std::string lastKey;
-    std::vector<uint32_t> frameStarts;
   };
   std::vector<PendingBlock> pending;
   uint64_t pendingRaw = 0;
@@ -758,16 +556,13 @@ Status StoreFileWriter::Impl::flushBlock() {
   }
   restarts.clear();
   blockEntries = 0;
-  frameStart = 0;
   if (!awaitingDictionary) {
-    const Status s = storeBlock(block, lastKey, frameStarts);
+    const Status s = storeBlock(block, lastKey);
     block.clear();
-    frameStarts.clear();
     return s;
   }
   pendingRaw += block.size();
-  pending.push_back({std::move(block), lastKey, std::move(frameStarts)});
-  frameStarts = {};
+  pending.push_back({std::move(block), lastKey});
   block = std::string();
   block.reserve(blockTarget + 64);
   if (pendingRaw >= options.dictionaryTrainBytes) return storePendingBlocks();
@@ -791,7 +586,7 @@ Status StoreFileWriter::Impl::storePendingBlocks() {
     }
   }
   for (const PendingBlock& p : pending) {
-    if (Status s = storeBlock(p.raw, p.lastKey, p.frameStarts); !s) return s;
+    if (Status s = storeBlock(p.raw, p.lastKey); !s) return s;
   }
   pending.clear();
   pending.shrink_to_fit();
@@ -799,57 +594,20 @@ Status StoreFileWriter::Impl::storePendingBlocks() {
   return Status::ok();
 }
 
-// Format 6: the payload of a block cut into frames at `starts` (its frame
-// table, then the frames; store_file_format.h) into *out.
-bool StoreFileWriter::Impl::compressFrames(BytesView raw, const std::vector<uint32_t>& starts, std::string* out,
-                                           std::string* error) {
-  out->clear();
-  frameBytes.clear();
-  fmt::putVarint32(out, static_cast<uint32_t>(starts.size() + 1));
-  for (size_t i = 0; i <= starts.size(); ++i) {
-    const size_t begin = i == 0 ? 0 : starts[i - 1];
-    const size_t end = i == starts.size() ? raw.size() : starts[i];
-    if (!compressor->compress(raw.substr(begin, end - begin), options.zstdLevel, &compressed, error)) return false;
-    fmt::putVarint32(out, static_cast<uint32_t>(end - begin));
-    fmt::putVarint32(out, static_cast<uint32_t>(compressed.size()));
-    frameBytes.append(compressed);
-  }
-  BytesView previous;
-  for (const uint32_t start : starts) {
-    BytesView key;
-    if (!wholeKeyAt(raw, start, &key)) {
-      *error = "a frame would begin inside an entry";  // the writer's own invariant
-      return false;
-    }
-    const size_t shared = sharedPrefixLength(previous, key);
-    fmt::putVarint32(out, static_cast<uint32_t>(shared));
-    fmt::putVarint32(out, static_cast<uint32_t>(key.size() - shared));
-    out->append(key.substr(shared));
-    previous = key;
-  }
-  out->append(frameBytes);
-  return true;
-}
-
 // Compresses one finished raw block into the open page and indexes it.
-Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey,
-                                         const std::vector<uint32_t>& blockFrameStarts) {
+Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey) {
   const auto rawSize = static_cast<uint32_t>(raw.size());
   const size_t start = page.size();
   page.append(fmt::kBlockHeaderSize, '\0');
   auto compression = fmt::BlockCompression::kNone;
   if (options.compression == Compression::kZstd) {
     if (!compressor) compressor = std::make_unique<BlockCompressor>();
-    const bool framed = !blockFrameStarts.empty();
-    std::string error;
-    if (framed ? !compressFrames(raw, blockFrameStarts, &framedPayload, &error)
-               : !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
+    if (std::string error; !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
       return fail(Status::ioError(name() + ": " + error));
     }
-    const std::string& payload = framed ? framedPayload : compressed;
-    if (payload.size() < rawSize) {
-      page.append(payload);
-      compression = framed ? fmt::BlockCompression::kZstdFrames : fmt::BlockCompression::kZstd;
+    if (compressed.size() < rawSize) {
+      page.append(compressed);
+      compression = fmt::BlockCompression::kZstd;
     }
   }
   if (compression == fmt::BlockCompression::kNone) page.append(raw);
@@ -947,14 +705,6 @@ Status StoreFileWriter::add(BytesView key, BytesView value) {
     shared = 0;
     size = entrySize(0);
   }
-  // Format 6: once the open frame holds kFrameTarget raw bytes, this entry
-  // begins the next frame, with its whole key.
-  if (w.framesOn && !w.block.empty() && w.block.size() - w.frameStart >= fmt::kFrameTarget) {
-    w.frameStart = static_cast<uint32_t>(w.block.size());
-    w.frameStarts.push_back(w.frameStart);
-    shared = 0;
-    size = entrySize(0);
-  }
   // Raw bytes so far include the trailer as it grows: a new block's count,
   // then 4 bytes per restart.
   if (restartsOn && w.block.empty()) w.rawSoFar += 4;
@@ -1036,29 +786,9 @@ struct StoreFileContents {
       : meta(std::move(m)),
         // decode() refused a dictionary zstd cannot load; null here then
         // means out of memory, which the first block read reports.
-        dictionary(meta.dictionary.empty() ? nullptr : DecompressionDictionary::load(meta.dictionary)),
-        frameTables(meta.format >= fmt::kMetaFormatFramedBlocks ? meta.blocks.size() : 0) {}
-  ~StoreFileContents() {
-    for (auto& table : frameTables) delete table.load(std::memory_order_relaxed);
-  }
-  StoreFileContents(const StoreFileContents&) = delete;
-  StoreFileContents& operator=(const StoreFileContents&) = delete;
-
-  // Format 6: the frame table of block b (its stored bytes, checked), once a
-  // point read has read the block, so later point reads of it find their
-  // frame in the cache without reading the block again. Kept for the file's
-  // life beside its index, which it adds about a third to; written once per
-  // block (the first reader to publish wins), read lock-free.
-  const std::string* frameTable(size_t b) const { return frameTables[b].load(std::memory_order_acquire); }
-  void keepFrameTable(size_t b, BytesView table) const {
-    auto copy = std::make_unique<std::string>(table);
-    const std::string* expected = nullptr;
-    if (frameTables[b].compare_exchange_strong(expected, copy.get(), std::memory_order_acq_rel)) copy.release();
-  }
-
+        dictionary(meta.dictionary.empty() ? nullptr : DecompressionDictionary::load(meta.dictionary)) {}
   StoreFileMeta meta;
   std::unique_ptr<const DecompressionDictionary> dictionary;
-  mutable std::vector<std::atomic<const std::string*>> frameTables;
 };
 
 struct StoreFileState {
@@ -1105,109 +835,20 @@ struct StoreFileState {
       return Status::ok();
     }
     if (Status s = fetchStored(blockNo, context, scratch); !s) return s;
-    return decodeFetched(blockNo, context, useCache, *scratch, out);
-  }
-
-  // The whole block decoded from its stored bytes, kept as loadBlock() does.
-  Status decodeFetched(size_t blockNo, const ReadContext& context, bool useCache, BytesView stored,
-                       PageCache::Block* out) const {
     std::shared_ptr<std::string> block = newBlock(blockNo);
     std::string error;
     ReadReport* report = context.report;
-    countStorageRead(blockNo, report);
-    if (!decodeStoredBlock(stored, meta.blocks[blockNo].rawSize, block.get(), &error, report,
+    if (report != nullptr) {
+      ++report->pagesRead;
+      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
+    }
+    if (!decodeStoredBlock(*scratch, meta.blocks[blockNo].rawSize, block.get(), &error, report,
                            blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     *out = std::move(block);
     keep(blockNo, context, useCache, *out);
     return Status::ok();
-  }
-
-  void countStorageRead(size_t blockNo, ReadReport* report) const {
-    if (report == nullptr) return;
-    ++report->pagesRead;
-    report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
-  }
-
-  // The cache part (PageCache's part) of frame i of a framed block, as a
-  // point read keeps it: kFramePart + i (part 0 is the whole block).
-  static constexpr uint32_t kFramePart = 1;
-
-  // Where a point read's decoded bytes sit in their block.
-  struct Span {
-    bool whole = true;           // the whole block; else one frame of it:
-    bool lastFrame = false;      // the block's last frame (its entries end the block)
-    uint32_t frameNo = 0;
-    uint32_t rawEnd = 0;         // where the frame ends in the raw block
-  };
-
-  // A point read's start (a get's seek for target in block blockNo): the
-  // whole block when it is cached or not framed (format 6), else only the
-  // frame the seek starts in, from the cache or decompressed alone.
-  Status loadForSeek(size_t blockNo, BytesView target, const ReadContext& context, std::string* scratch,
-                     PageCache::Block* out, Span* span) const {
-    *span = Span{};
-    if (lookupCached(blockNo, true, out)) {
-      countCacheHit(context.report);
-      return Status::ok();
-    }
-    const BlockHandle& h = meta.blocks[blockNo];
-    const size_t payloadSize = h.storedSize - fmt::kBlockHeaderSize;
-    FrameTable& table = threadFrameTable();
-    std::string error;
-    const std::string* knownTable = meta.format >= fmt::kMetaFormatFramedBlocks ? contents->frameTable(blockNo) : nullptr;
-    if (knownTable != nullptr && cache != nullptr) {
-      // The table was checked when it was read: it parses.
-      if (table.parse(*knownTable, h.rawSize, payloadSize, &error)) {
-        const size_t frameNo = table.frameFor(target);
-        const auto part = kFramePart + static_cast<uint32_t>(frameNo);
-        if (PageCache::Block frame = cache->lookup(fileId, static_cast<uint32_t>(blockNo), part)) {
-          countCacheHit(context.report);
-          *span = frameSpan(table, frameNo);
-          *out = std::move(frame);
-          return Status::ok();
-        }
-      }
-    }
-    if (Status s = fetchStored(blockNo, context, scratch); !s) return s;
-    if (meta.format < fmt::kMetaFormatFramedBlocks || scratch->size() <= fmt::kChecksumSize ||
-        static_cast<uint8_t>((*scratch)[fmt::kChecksumSize]) != static_cast<uint8_t>(fmt::BlockCompression::kZstdFrames)) {
-      return decodeFetched(blockNo, context, true, *scratch, out);
-    }
-    countStorageRead(blockNo, context.report);
-    uint8_t compression = 0;
-    BytesView payload;
-    if (!checkStoredBlock(*scratch, h.rawSize, blockChecksumSeed(meta.format, fileId, blockNo), &compression,
-                          &payload, &error) ||
-        !table.parse(payload, h.rawSize, payload.size(), &error)) {
-      return Status::corruption(where(blockNo) + ": " + error);
-    }
-    const size_t frameNo = table.frameFor(target);
-    std::shared_ptr<std::string> frame =
-        cache != nullptr ? cache->newBlock(table.rawSize(frameNo))
-                         : std::make_shared<std::string>(table.rawSize(frameNo), '\0');
-    if (!decompressFrame(table.stored(payload, frameNo), frame->data(), frame->size(), dictionary, &error) ||
-        (frameNo > 0 && !frameBeginsWithItsKey(*frame, table, frameNo, &error))) {
-      return Status::corruption(where(blockNo) + ", frame " + std::to_string(frameNo) + ": " + error);
-    }
-    if (context.report != nullptr) context.report->bytesDecompressed += frame->size();
-    *span = frameSpan(table, frameNo);
-    *out = std::move(frame);
-    if (context.fillCache && cache != nullptr) {
-      if (knownTable == nullptr) contents->keepFrameTable(blockNo, payload.substr(0, table.tableBytes()));
-      cache->insert(fileId, static_cast<uint32_t>(blockNo), *out, kFramePart + static_cast<uint32_t>(frameNo));
-    }
-    return Status::ok();
-  }
-
-  static Span frameSpan(const FrameTable& table, size_t frameNo) {
-    Span span;
-    span.whole = false;
-    span.lastFrame = frameNo + 1 == table.size();
-    span.frameNo = static_cast<uint32_t>(frameNo);
-    span.rawEnd = table.rawOffset(frameNo) + table.rawSize(frameNo);
-    return span;
   }
 
   // A buffer for the block's raw bytes, sized, taken from the cache's spares
@@ -1332,9 +973,7 @@ class StoreFileIterator final : public InternalIterator {
     // Moving forward within the block already held (a merge's reseek to the
     // next column): carry on from the current entry.
     const bool forward = blockNo == m_blockNo && m_block && !m_cursor.atStart() && BytesView(m_cursor.key()) <= target;
-    // A get (no readahead) decodes only the frame the target is in when the
-    // block is framed; a scan decodes whole blocks.
-    if (!forward && !(m_context.readahead == nullptr ? openForSeek(blockNo, target) : openBlock(blockNo))) return;
+    if (!forward && !openBlock(blockNo)) return;
     // Jump to the last restart before the target when it lies ahead (a
     // format-2 block); the walk below then covers a few entries at most.
     bool jumped = false;
@@ -1398,7 +1037,7 @@ class StoreFileIterator final : public InternalIterator {
 
   void next() override {
     assert(m_valid);
-    if (atBlockEnd()) {
+    if (m_cursor.atEnd()) {
       m_valid = false;
       if (m_blockNo + 1 == m_file->meta.blocks.size() || !openBlock(m_blockNo + 1)) return;
     }
@@ -1418,46 +1057,9 @@ class StoreFileIterator final : public InternalIterator {
     m_status = std::move(s);
   }
 
-  // The current entry is the block's last (not only its frame's).
-  bool atBlockEnd() const { return m_cursor.atEnd() && (m_span.whole || m_span.lastFrame); }
-
-  // A point read's start: the part of block blockNo a seek for target
-  // begins in (StoreFileState::loadForSeek), positioned before its first entry.
-  bool openForSeek(size_t blockNo, BytesView target) {
-    m_block.reset();
-    m_blockNo = blockNo;
-    Status s = m_file->loadForSeek(blockNo, target, m_context, &storedScratch(), &m_block, &m_span);
-    if (!s) {
-      fail(std::move(s));
-      return false;
-    }
-    std::string error;
-    if (m_span.whole ? !m_cursor.reset(*m_block, m_file->meta.format, &error)
-                     : !m_cursor.resetFrame(*m_block, m_span.lastFrame, &error)) {
-      fail(Status::corruption(m_file->where(blockNo) + ": " + error));
-      return false;
-    }
-    return true;
-  }
-
-  // Past the end of a frame that is not the block's last: the whole block,
-  // positioned before the next frame's first entry.
-  bool leaveFrame() {
-    const uint32_t resumeAt = m_span.rawEnd;
-    m_block.reset();
-    if (!openBlock(m_blockNo)) return false;
-    if (!m_cursor.skipTo(resumeAt)) {
-      fail(Status::corruption(m_file->where(m_blockNo) + ": a frame ends past the block's entries"));
-      return false;
-    }
-    return true;
-  }
-
   // Makes blockNo the current block, positioned before its first entry.
   bool openBlock(size_t blockNo) {
-    const bool holdsIt = blockNo == m_blockNo && m_block && m_span.whole;  // not just a frame of it
-    m_span = StoreFileState::Span{};
-    if (!holdsIt) {
+    if (blockNo != m_blockNo || !m_block) {
       const bool first = m_blockNo == kNoBlock;
       const bool inOrder = m_block && blockNo == m_blockNo + 1;
       m_block.reset();  // let the cache free the old one if it was evicted
@@ -1484,11 +1086,10 @@ class StoreFileIterator final : public InternalIterator {
   // caller only reaches when the index promised more) or on damage: false,
   // with a Corruption status.
   bool stepInBlock() {
-    if (m_cursor.atEnd() && !atBlockEnd() && !leaveFrame()) return false;
     std::string error;
     switch (m_cursor.step(&error)) {
       case BlockCursor::Step::kEntry:
-        if (atBlockEnd() && m_cursor.key() != m_file->meta.blocks.lastKey(m_blockNo)) {
+        if (m_cursor.atEnd() && m_cursor.key() != m_file->meta.blocks.lastKey(m_blockNo)) {
           error = "the block's last key is not the one in the index";
           break;
         }
@@ -1571,7 +1172,6 @@ class StoreFileIterator final : public InternalIterator {
   std::vector<AheadBlock> m_ahead;
   std::vector<std::string> m_spareBuffers;  // stored bytes' buffers back from the pool, for reuse
   PageCache::Block m_block;
-  StoreFileState::Span m_span;  // what of the block m_block holds
   static constexpr size_t kNoBlock = std::numeric_limits<size_t>::max();
   size_t m_blockNo = kNoBlock;
   BlockCursor m_cursor;

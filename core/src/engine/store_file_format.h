@@ -15,11 +15,9 @@
 //   OFFSET  SIZE  DESCRIPTION                  (integers big-endian)
 //        0     8  XXH3-64 of bytes [8, end of block), seeded (format 3)
 //                 with where the block belongs, else with 0
-//        8     1  compression: 0 none, 1 zstd, 2 zstd frames (format 6)
-//                 -- DO NOT CHANGE: stored on disk
+//        8     1  compression: 0 none, 1 zstd  -- DO NOT CHANGE: stored on disk
 //        9     4  raw size: payload bytes after decompression
-//       13     *  payload: the raw entries, one zstd frame of them, or
-//                 (format 6) a frame table and several frames
+//       13     *  payload: the raw entries, or one zstd frame of them
 //
 // A block is stored compressed only when zstd makes it smaller; otherwise the
 // payload is the raw entries and the compression byte is 0.
@@ -80,27 +78,6 @@
 // Error messages number a block within its page ("page 7, block 3" is the
 // fourth block of page 7); the page cache numbers blocks across the file.
 //
-// Format 6 files store most zstd blocks as frames (compression byte 2): the
-// raw block (entries and restart array, as above) is cut at entries into
-// frames of about kFrameTarget raw bytes, each compressed on its own (against
-// the file's dictionary when it has one), so a point read decompresses the
-// one frame its key is in, not the whole block, while a scan still decodes,
-// caches and walks whole blocks. Every frame but the first begins with an
-// entry stored with shared = 0, so it decodes on its own. The payload:
-//
-//   varint32 n             frames, n >= 2
-//   per frame:
-//     varint32 rawSize     its raw bytes (they sum to the block's raw size)
-//     varint32 storedSize  its zstd frame's bytes
-//   per frame after the first:
-//     varint32 shared      bytes of the previous frame's first key (none for
-//     varint32 unshared    frame 1) this frame's first key starts with, then
-//     byte[unshared]       the rest of that key
-//   the zstd frames, back to back (they fill the rest of the block)
-//
-// A block that is not worth cutting (smaller than two frames) stays a
-// single-frame zstd block, or raw when zstd does not make it smaller.
-//
 // Format 5 files cut pages by stored size instead. The file's blocks, back to
 // back, are one byte stream, and page p holds the stream's bytes
 // [p * pageBytes, (p + 1) * pageBytes), the last page the rest. A block
@@ -119,7 +96,7 @@
 //
 //   OFFSET  SIZE  DESCRIPTION
 //        0     8  XXH3-64 (seed 0) of bytes [8, end), big-endian
-//        8     1  format version: 1 to 6   -- DO NOT CHANGE: stored on disk
+//        8     1  format version: 1 to 4   -- DO NOT CHANGE: stored on disk
 //        9     *  fields, in this order:
 //                   varint64 cellCount
 //                   varint64 deleteMarkerCount
@@ -180,7 +157,7 @@ constexpr size_t kChecksumSize = 8;
 constexpr size_t kBlockHeaderSize = 13;  // checksum + compression byte + raw size
 
 // Stored in block headers: DO NOT CHANGE the values.
-enum class BlockCompression : uint8_t { kNone = 0, kZstd = 1, kZstdFrames = 2 };
+enum class BlockCompression : uint8_t { kNone = 0, kZstd = 1 };
 
 // Stored in the metadata blob: DO NOT CHANGE the values. New files are
 // written in the newest format.
@@ -189,14 +166,7 @@ constexpr uint8_t kMetaFormatRestartBlocks = 2;  // blocks end with a restart ar
 constexpr uint8_t kMetaFormatPlacedChecksums = 3;  // format 2, checksums seeded with the block's place
 constexpr uint8_t kMetaFormatDictionary = 4;  // format 3, plus a zstd dictionary per file
 constexpr uint8_t kMetaFormatLeafPages = 5;   // format 4, pages cut to pageBytes stored bytes
-constexpr uint8_t kMetaFormatFramedBlocks = 6;  // format 5, zstd blocks cut into frames
-constexpr uint8_t kMetaFormatNewest = kMetaFormatFramedBlocks;
-
-// Raw bytes a format-6 writer puts in a frame before it starts the next at
-// an entry. A point read that misses the cache decompresses one frame.
-// Measured on the benchmark's cells (5 M, 64 MiB cache): 4 KiB blocks
-// decompressed whole served 98 k gets/s, 1 KiB blocks 142 k.
-constexpr uint32_t kFrameTarget = 1024;
+constexpr uint8_t kMetaFormatNewest = kMetaFormatLeafPages;
 
 // The page size format-5 writers cut to: SQLite stores a row of a table
 // B-tree whole in its leaf when the row's payload is at most the page's
