@@ -100,7 +100,9 @@ class Checker {
       m_report.notes.push_back(s.message() + "; the next open records it");
     } else if (!s) {
       catalogProblem(s);
-      m_plan.rebuiltWithoutAutoVacuum = m_catalog.autoVacuumOff();
+      // Moved tables are a Corruption; an I/O error reading where they are
+      // says nothing of a rebuild.
+      m_plan.rebuiltWithoutAutoVacuum = s.code() == Status::Code::kCorruption && m_catalog.autoVacuumOff();
     }
     Result<std::vector<TableRecord>> tables = m_catalog.loadTables();
     if (tables) {
