@@ -1,4 +1,4 @@
-// compareKeys, keysEqual and orderPrefix against std::string_view's own
+// compareKeys, keysEqual, sharedPrefixLength and orderPrefix against std::string_view's own
 // comparison (memcmp order, a prefix first), on keys that share prefixes of
 // every length and hold bytes above 0x7f and zeros, where a signed or
 // length-blind comparison goes wrong.
@@ -42,6 +42,7 @@ TEST(KeyCompare, AgreesWithStringViewCompare) {
       ASSERT_EQ(keysEqual(x, y), x == y) << toHex(x) << " vs " << toHex(y);
       size_t common = 0;
       while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+      ASSERT_EQ(sharedPrefixLength(x, y), common) << toHex(x) << " vs " << toHex(y);
       if (common >= 8 && a != b) ++longCommonPrefixes;
     }
   }

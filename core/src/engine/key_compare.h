@@ -8,6 +8,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -49,6 +50,25 @@ inline int compareKeys(BytesView a, BytesView b) {
 
 inline bool keysEqual(BytesView a, BytesView b) {
   return a.size() == b.size() && compareKeys(a, b) == 0;
+}
+
+// Length of the common prefix of a and b, eight bytes at a time: what a
+// prefix-compressed entry (a block's, a log record's) shares with the one
+// before it.
+inline size_t sharedPrefixLength(BytesView a, BytesView b) {
+  const size_t n = a.size() < b.size() ? a.size() : b.size();
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x = 0;
+      uint64_t y = 0;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
 }
 
 }  // namespace keyscope::engine

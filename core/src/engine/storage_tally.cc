@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/internal_key.h"
+#include "engine/key_compare.h"
 #include "engine/store_file_format.h"
 
 namespace keyscope::engine {
@@ -14,13 +15,6 @@ namespace keyscope::engine {
 namespace fmt = format;
 
 namespace {
-
-size_t sharedPrefix(BytesView a, BytesView b) {
-  const size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
 
 // Bytes of an escaped field (esc() of internal_key.h) that lie at key offset
 // `from` or later: its own bytes, and its escapes and terminator.
@@ -172,7 +166,7 @@ Status StorageTally::addBlock(BytesView raw, uint8_t format, StorageSlice* slice
     const std::string qualifierBytes(unescape(parsed.qualifierEscaped, &scratch));
     m_whatIfKey.clear();
     appendInternalKey(&m_whatIfKey, binaryRow, qualifierBytes, parsed.timestamp, parsed.type);
-    const size_t whatIfShared = restart ? 0 : sharedPrefix(m_previousWhatIfKey, m_whatIfKey);
+    const size_t whatIfShared = restart ? 0 : sharedPrefixLength(m_previousWhatIfKey, m_whatIfKey);
     whatIfBlock += entrySize(whatIfShared, m_whatIfKey.size(), valueLength);
     std::swap(m_previousWhatIfKey, m_whatIfKey);
   }

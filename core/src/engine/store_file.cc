@@ -15,6 +15,7 @@
 #include "engine/block_dictionary.h"
 #include "engine/bloom_filter.h"
 #include "engine/internal_key.h"
+#include "engine/key_compare.h"
 #include "engine/page_cache.h"
 #include "engine/short_bytes.h"
 #include "engine/store_file_format.h"
@@ -26,23 +27,6 @@ namespace fmt = format;
 namespace {
 
 uint64_t checksumOf(const char* p, size_t n, uint64_t seed = 0) { return XXH3_64bits_withSeed(p, n, seed); }
-
-// Length of the common prefix of a and b, 8 bytes at a time.
-size_t sharedPrefixLength(BytesView a, BytesView b) {
-  const size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    for (; i + 8 <= n; i += 8) {
-      uint64_t x = 0;
-      uint64_t y = 0;
-      std::memcpy(&x, a.data() + i, 8);
-      std::memcpy(&y, b.data() + i, 8);
-      if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
-    }
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
 
 // Status of the same code with `where: ` in front of its message.
 Status withContext(const Status& s, const std::string& where) {
