@@ -75,7 +75,10 @@ namespace keyscope::engine {
 // Format-4 workspaces are upgraded on open; nothing in them changes.
 // 6: store files may be in store-file format 5 (pages cut to one SQLite
 // leaf). Format-5 workspaces are upgraded on open; nothing in them changes.
-constexpr int kFormatVersion = 6;
+// 7: log records may be in record version 3 (keys coded against the key
+// before, wal_record.h). Format-6 workspaces are upgraded on open; nothing
+// in them changes, and their version-2 records still replay.
+constexpr int kFormatVersion = 7;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {

@@ -275,30 +275,15 @@ Status WorkspaceImpl::makeRoomForRowLocked(std::string_view tableName, BytesView
 Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durability) {
   const std::vector<ResolvedCell>& cells = batch.cells;
   const std::vector<Region*> regions = regionsOf(cells);
-  if (durability != Durability::kSkipWal) {
-    size_t recordBytes = batch.keys.size();
-    for (const ResolvedCell& cell : cells)
-      recordBytes += cell.family.size() + cell.value.size() + LogRecordBuilder::kEntryOverhead;
-    LogRecordBuilder builder(cells.size(), recordBytes);
-    for (const ResolvedCell& cell : cells) builder.add(cell.region->id, cell.family, batch.key(cell), cell.value);
-    const int64_t seq = m_lastSeq + 1;
-    std::string record = std::move(builder).finish(seq);
-    if (durability == Durability::kAsyncWal) {
-      m_asyncLog.emplace_back(seq, std::move(record));
-      if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);
-    } else if (Status s = commitLogLocked(std::make_pair(seq, std::move(record)), durability == Durability::kFsyncWal);
-               !s) {
-      // Nothing applied: the batch is all or nothing.
-      return s.withMessage("logging the write: " + s.message() + "; nothing of this write was applied");
-    }
-    m_lastSeq = seq;
-  }
-  // Into the memstores in key order per family (so per region as well): each
-  // add then searches on from where the one before it went (Memstore::add),
+  // The cells in key order per family (so per region as well), the order
+  // they go into the memstores and into the log record: each memstore add
+  // then searches on from where the one before it went (Memstore::add),
   // which for a batch of random rows costs a fraction of a search from the
-  // top. Equal keys keep their order, so the later write gets the higher
-  // mvcc and wins, as in batch order. Memstores change only under m_write
-  // (held here), so one lookup serves a run of cells of one region and family.
+  // top, and each key of the record is coded against the one before it
+  // (wal_record.h). Equal keys keep their order, so the later write gets the
+  // higher mvcc and wins, as in batch order (and replay sorts a record's
+  // entries stably). Memstores change only under m_write (held here), so
+  // one lookup serves a run of cells of one region and family.
   const auto keyOrder = [&batch](const ResolvedCell& a, const ResolvedCell& b) {
     if (a.family != b.family) return a.family < b.family;
     return compareKeys(batch.key(a), batch.key(b)) < 0;
@@ -327,6 +312,25 @@ Status WorkspaceImpl::applyLocked(const ResolvedBatch& batch, Durability durabil
       if (const int c = compareKeys(batch.key(*a.cell), batch.key(*b.cell)); c != 0) return c < 0;
       return a.cell < b.cell;  // equal keys keep batch order
     });
+  }
+  if (durability != Durability::kSkipWal) {
+    size_t recordBytes = batch.keys.size();
+    for (const ResolvedCell& cell : cells)
+      recordBytes += cell.family.size() + cell.value.size() + LogRecordBuilder::kEntryOverhead;
+    LogRecordBuilder builder(cells.size(), recordBytes);
+    for (const ApplyEntry& entry : m_applyOrder)
+      builder.add(entry.cell->region->id, entry.cell->family, batch.key(*entry.cell), entry.cell->value);
+    const int64_t seq = m_lastSeq + 1;
+    std::string record = std::move(builder).finish(seq);
+    if (durability == Durability::kAsyncWal) {
+      m_asyncLog.emplace_back(seq, std::move(record));
+      if (m_asyncLog.size() == 1) enqueue(TaskKind::kSyncLog, 0, false);
+    } else if (Status s = commitLogLocked(std::make_pair(seq, std::move(record)), durability == Durability::kFsyncWal);
+               !s) {
+      // Nothing applied: the batch is all or nothing.
+      return s.withMessage("logging the write: " + s.message() + "; nothing of this write was applied");
+    }
+    m_lastSeq = seq;
   }
   const Region* lastRegion = nullptr;
   std::string_view lastFamily;

@@ -253,6 +253,39 @@ TEST_F(CatalogDamage, AFormat3WorkspaceOpensReadsTheSameAndIsProtectedFromThenOn
   expectOpenFails("fails its checksum");
 }
 
+// --- the upgrade from format 6 -------------------------------------------
+
+// Format 6 wrote log records with whole keys (version 2). They replay as
+// they are; records written from then on are prefix-coded (version 3), and
+// the workspace says format 7, so an older build refuses it.
+TEST_F(CatalogDamage, AFormat6WorkspacesLogReplaysAndNewRecordsAreTheNewVersion) {
+  std::vector<std::string> before;
+  {
+    auto ws = open();
+    ASSERT_TRUE(ws);
+    before = everything(**ws);
+  }
+  downgradeToFormat6(path());
+  {
+    RawDb db(path());
+    ASSERT_GT(db.integer("SELECT count(*) FROM wal"), 0);
+    ASSERT_EQ(db.integer("SELECT count(*) FROM wal WHERE substr(data, 1, 1) <> x'02'"), 0);
+  }
+  {
+    auto ws = open();
+    ASSERT_TRUE(ws) << ws.status().toString();
+    EXPECT_EQ(everything(**ws), before);
+    ASSERT_TRUE((*ws)->put("t", Put{"k", {PutCell{"a", "q", 3, "a3-k"}}}));
+    before = everything(**ws);
+  }
+  RawDb db(path());
+  EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM wal WHERE substr(data, 1, 1) = x'03'"), 1);
+  auto ws = open();
+  ASSERT_TRUE(ws) << ws.status().toString();
+  EXPECT_EQ(everything(**ws), before);
+}
+
 // A format number damaged to an older one runs the upgrade again over a
 // current workspace: it must change nothing (and bless no damage).
 TEST_F(CatalogDamage, TheUpgradeChangesNothingInACurrentWorkspace) {
