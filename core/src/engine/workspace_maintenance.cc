@@ -354,11 +354,12 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region, c
     if (version->flushing == nullptr) continue;
     anyFlushing = true;
     const StoreFileLabel label{region->tableName, region->id, family};
+    // (label.family, not the binding: clang before 16 cannot capture structured bindings.)
     const auto write = [&](InternalIterator& source) -> Status {
       Result<std::shared_ptr<LiveStoreFile>> file =
           writeFile(label, source, version->options, MatchMode::kMinorCompaction, flushSeq);
       if (!file) return file.status();
-      if (*file != nullptr) written[family].push_back(*file);
+      if (*file != nullptr) written[label.family].push_back(*file);
       return Status::ok();
     };
     const auto memstore = [&] { return version->flushing->newIterator(std::numeric_limits<uint64_t>::max()); };

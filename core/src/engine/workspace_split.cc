@@ -384,7 +384,8 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
         for (const auto& f : rewritten) children.push_back(f->reader->newIterator(context));
         RangeIterator source(newMergingIterator(std::move(children)), half == 0 ? lowStart : splitKey,
                              half == 0 ? splitKey : std::string());
-        const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
+        // (out.family, not the binding: clang before 16 cannot capture structured bindings.)
+        const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, out.family};
         return writeFile(label, source, options, MatchMode::kMinorCompaction, newestSeq, &pages);
       });
       if (files[0]) out.low = *files[0];
@@ -427,7 +428,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
     auto files = writeHalves([&](int half) -> WrittenFile {
       RangeIterator source(version->flushing->newIterator(std::numeric_limits<uint64_t>::max()),
                            half == 0 ? lowStart : splitKey, half == 0 ? splitKey : std::string());
-      const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, family};
+      const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, out.family};
       return writeFile(label, source, version->options, MatchMode::kMinorCompaction, daughtersFlushedSeq);
     });
     if (files[0]) out.low = *files[0];
