@@ -25,36 +25,16 @@
 #include "engine/wal_record.h"
 #include "keyscope/bytes.h"
 #include "keyscope/cell.h"
+#include "fuzz_input.h"
 
 namespace {
 
 namespace engine = keyscope::engine;
-using keyscope::BytesView;
 
 constexpr int64_t kSeq = 5;
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "%s\n", what.c_str());
-  std::abort();
-}
-
-// Consumes the input a byte at a time; zeros once it runs out.
-class Input {
- public:
-  Input(const uint8_t* data, size_t size) : m_data(data), m_size(size) {}
-  bool done() const { return m_pos >= m_size; }
-  uint8_t byte() { return m_pos < m_size ? m_data[m_pos++] : 0; }
-  std::string bytes(size_t n) {
-    std::string out;
-    while (n-- > 0 && !done()) out.push_back(static_cast<char>(byte()));
-    return out;
-  }
-
- private:
-  const uint8_t* m_data;
-  size_t m_size;
-  size_t m_pos = 0;
-};
+using keyscope::fuzz::fail;
+using keyscope::fuzz::Input;
 
 // The body with the checksum its version byte calls for (wal_record.h).
 std::string sealed(std::string body, int64_t seq) {
@@ -75,7 +55,7 @@ std::vector<engine::LogEntry> readEntries(Input& in) {
   static const char* const kFamilies[] = {"d", "family", ""};
   std::vector<engine::LogEntry> entries;
   std::string row;
-  while (!in.done() && entries.size() < 64) {
+  while (!in.empty() && entries.size() < 64) {
     const uint8_t pick = in.byte();
     if ((pick & 0x10) != 0) {
       row.resize(std::min<size_t>(row.size(), in.byte()));

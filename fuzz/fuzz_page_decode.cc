@@ -40,6 +40,7 @@
 #include "engine/store_file_format.h"
 #include "keyscope/bytes.h"
 #include "keyscope/cell.h"
+#include "fuzz_input.h"
 
 namespace {
 
@@ -49,33 +50,8 @@ using keyscope::BytesView;
 
 constexpr int64_t kFileId = 7;
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "%s\n", what.c_str());
-  std::abort();
-}
-
-// Consumes the input a byte at a time; zeros once it runs out.
-class Input {
- public:
-  Input(const uint8_t* data, size_t size) : m_data(data), m_size(size) {}
-  bool empty() const { return m_pos >= m_size; }
-  uint8_t byte() { return m_pos < m_size ? m_data[m_pos++] : 0; }
-  uint16_t u16() {
-    const uint8_t high = byte();
-    return static_cast<uint16_t>((high << 8) | byte());
-  }
-  std::string bytes(size_t n) {
-    n = std::min(n, m_size - std::min(m_pos, m_size));
-    std::string out(reinterpret_cast<const char*>(m_data + m_pos), n);
-    m_pos += n;
-    return out;
-  }
-
- private:
-  const uint8_t* m_data;
-  size_t m_size;
-  size_t m_pos = 0;
-};
+using keyscope::fuzz::fail;
+using keyscope::fuzz::Input;
 
 // Writes the block's checksum as the writer does, with the seed of its place.
 void sealBlock(std::string* block, uint64_t seed) {
