@@ -15,9 +15,8 @@
 // with any one byte changed.
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -45,14 +44,17 @@ std::string sealed(std::string body, int64_t seq) {
   return body;
 }
 
-// Per entry: a byte whose bits pick a region (0-3), a family (of three), and
-// whether the key extends the one before (bit 4: keep as many of its bytes
-// as the next byte says); then the key's new bytes and the value, each led
-// by a length byte. Keys become internal keys (row = the bytes, one
-// qualifier byte from the value's length byte, a timestamp and type from the
-// first byte), as the engine only logs such keys.
+const char* const kFamilies[] = {"d", "family", ""};
+const keyscope::CellType kTypes[] = {keyscope::CellType::kPut, keyscope::CellType::kDelete,
+                                     keyscope::CellType::kDeleteColumn, keyscope::CellType::kDeleteFamily};
+
+// Per entry, a first byte: bits 0-1 the region, bits 2-7 modulo 3 the
+// family, bit 4 whether the row extends the one before (keeping as many of
+// its bytes as the next byte says), bits 5-7 the timestamp (in thousands)
+// and bits 5-6 the type. Then the row's new bytes and the value, each led
+// by a length byte (the value's also gives the one-byte qualifier). Keys are
+// internal keys, as the engine only logs such keys.
 std::vector<engine::LogEntry> readEntries(Input& in) {
-  static const char* const kFamilies[] = {"d", "family", ""};
   std::vector<engine::LogEntry> entries;
   std::string row;
   while (!in.empty() && entries.size() < 64) {
@@ -64,9 +66,6 @@ std::vector<engine::LogEntry> readEntries(Input& in) {
     }
     row += in.bytes(in.byte() % 24);
     const uint8_t valueLength = in.byte();
-    static const keyscope::CellType kTypes[] = {keyscope::CellType::kPut, keyscope::CellType::kDelete,
-                                                keyscope::CellType::kDeleteColumn,
-                                                keyscope::CellType::kDeleteFamily};
     engine::LogEntry entry;
     entry.regionId = pick & 3;
     entry.family = kFamilies[(pick >> 2) % 3];

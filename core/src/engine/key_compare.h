@@ -1,6 +1,7 @@
 // Comparison of internal keys for the engine's hot loops: the memstore's
 // skip list search, the sort of a batch's cells, the merge of memstore
-// segments and store files. Internal keys are a few dozen bytes long;
+// segments and store files; and the shared prefix that store-file blocks
+// and log records code each key against. Internal keys are a few dozen bytes long;
 // compared inline, eight bytes at a time as big-endian integers, they cost
 // less than a call to memcmp did (17% of the writer's time in a
 // random-order load went to memcmp).

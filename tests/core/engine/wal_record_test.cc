@@ -44,8 +44,8 @@ void expectSampleEntries(const Result<std::vector<LogEntry>>& entries) {
 TEST(LogRecord, EntriesReadBackExactly) { expectSampleEntries(decodeLogRecord(1, sampleRecord(1))); }
 
 // Keys coded against the key before: a run of one row's cells, a second
-// family, a region switch and back, keys sharing all of the key before
-// (a longer key) and none of it.
+// family, a region switch and back with the same key (all of the key
+// before shared), and a key sharing none of it.
 TEST(LogRecord, PrefixCodedKeysAndContextsReadBackExactly) {
   std::vector<LogEntry> written;
   const auto add = [&](int64_t region, const std::string& family, std::string key, std::string value) {
