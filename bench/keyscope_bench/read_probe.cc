@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -51,6 +52,14 @@ struct Options {
 };
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// This thread's CPU time (user and system): how much of a load the writing
+// thread spent on a core rather than waiting.
+double threadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
 
 uint64_t number(const std::string& flag, const char* text) {
   char* end = nullptr;
@@ -89,6 +98,7 @@ void load(Peer& peer, const Workload& workload, const std::string& dir, bool key
   std::filesystem::create_directories(dir);
   peer.open(dir, true);
   std::vector<CellData> batch(1000);
+  const double writerCpuBefore = threadCpuSeconds();
   const auto start = Clock::now();
   for (uint64_t first = 0; first < workload.cells(); first += batch.size()) {
     const uint64_t n = std::min<uint64_t>(batch.size(), workload.cells() - first);
@@ -98,9 +108,11 @@ void load(Peer& peer, const Workload& workload, const std::string& dir, bool key
     peer.write(std::span<const CellData>(batch.data(), n));
   }
   const double written = secondsSince(start);
+  const double writerCpu = threadCpuSeconds() - writerCpuBefore;
   peer.flushAndCompact();
   peer.close();
-  std::printf("load: %.2f s client-visible, %.2f s until compacted\n", written, secondsSince(start));
+  std::printf("load: %.2f s client-visible, %.2f s until compacted, writer on a core %.2f s\n", written,
+              secondsSince(start), writerCpu);
 }
 
 void gets(Peer& peer, const Workload& workload, const Options& o) {
