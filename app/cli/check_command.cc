@@ -83,8 +83,10 @@ void printRepair(const CheckReport& r, std::ostream& out) {
   if (!r.droppedFiles.empty() || !r.droppedLogRecords.empty()) {
     out << "Repair dropped (this data is LOST):\n";
     for (const LostStoreFile& f : r.droppedFiles) out << "  " << lossText(f) << "\n";
-    for (const LostLogRecord& l : r.droppedLogRecords)
-      out << "  log record " << l.seq << ", one batch of writes (" << l.reason << ")\n";
+    for (const LostLogRecord& l : r.droppedLogRecords) {
+      if (l.seq != 0) out << "  log record " << l.seq << ", one batch of writes (" << l.reason << ")\n";
+      else out << "  log slot " << l.slot << " from byte " << l.slotOffset << " on, the batches logged there (" << l.reason << ")\n";
+    }
   }
   if (!r.cleared.empty()) {
     out << "Repair cleared:\n";
@@ -139,7 +141,10 @@ json reportJson(const CheckReport& r) {
       dropped.push_back(std::move(d));
     }
     json log = json::array();
-    for (const LostLogRecord& l : r.droppedLogRecords) log.push_back({{"log_record", l.seq}, {"reason", l.reason}});
+    for (const LostLogRecord& l : r.droppedLogRecords) {
+      if (l.seq != 0) log.push_back({{"log_record", l.seq}, {"reason", l.reason}});
+      else log.push_back({{"log_slot", l.slot}, {"from_byte", l.slotOffset}, {"reason", l.reason}});
+    }
     j["repair"] = {{"refused", r.repairRefused.empty() ? json(nullptr) : json(r.repairRefused)},
                    {"dropped_store_files", std::move(dropped)},
                    {"dropped_log_records", std::move(log)},

@@ -81,6 +81,10 @@ struct LostStoreFile {
 struct LostLogRecord {
   int64_t seq = 0;
   std::string reason;  // its writes (one batch, atomic) are lost
+  // seq 0: not one record but a log slot's records from byte `slotOffset` of
+  // slot `slot` on, whose frames cannot be read (how many batches is unknown).
+  int64_t slot = 0;
+  uint32_t slotOffset = 0;
 };
 
 struct CheckCounts {

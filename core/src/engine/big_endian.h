@@ -40,4 +40,10 @@ inline void storeBigEndian64(char* p, uint64_t v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+// REQUIRES: p points at 4 writable bytes.
+inline void storeBigEndian32(char* p, uint32_t v) {
+  v = toBigEndian32(v);
+  std::memcpy(p, &v, sizeof v);
+}
+
 }  // namespace keyscope::engine

@@ -21,6 +21,9 @@ namespace {
 
 using nlohmann::json;
 
+// The settings key of the log's truncation point (catalog.h).
+constexpr const char* kLogTruncatedThrough = "log_truncated_through";
+
 // The checksum columns of format 4 (catalog_checksum.h) are here for new
 // workspaces; upgradeToChecksums adds them to older ones.
 constexpr const char* kSchemaSql = R"sql(
@@ -43,6 +46,7 @@ CREATE TABLE IF NOT EXISTS store_files(
   checksum INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS pending_files(file_id INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS wal(seq INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS wal_slots(slot INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS dropped_families(
   table_id INTEGER NOT NULL, family TEXT NOT NULL, seq INTEGER NOT NULL,
   checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(table_id, family)) WITHOUT ROWID;
@@ -306,6 +310,11 @@ Status Catalog::initialise(bool fresh, Mode mode) {
     m_maxFileId = st.columnInt(0);
     m_maxWalSeq = st.columnInt(1);
   }
+  if (Status s = loadLog(); !s) return s;
+  if (!m_log.damage().empty())
+    return Status::corruption(m_log.damage().front().message +
+                              " (keyscope-cli check --repair ends the slot there, losing the writes logged after "
+                              "that point in it)");
   return Status::ok();
 }
 
@@ -381,8 +390,17 @@ void Catalog::onLogCommit(std::function<void(int logPages)> committed) {
 }
 
 Status Catalog::begin() { return m_begin.run("beginning a transaction"); }
-Status Catalog::commit() { return m_commit.run("committing"); }
-void Catalog::rollback() { (void)m_rollback.run("rolling back"); }
+
+Status Catalog::commit() {
+  Status status = m_commit.run("committing");
+  if (status) m_log.committed();  // else the caller rolls back
+  return status;
+}
+
+void Catalog::rollback() {
+  (void)m_rollback.run("rolling back");
+  m_log.rolledBack();
+}
 
 Status Catalog::setSynchronousFull(bool full) {
   return execSql(m_db, full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", "setting synchronous mode");
@@ -585,15 +603,35 @@ Status Catalog::releaseAllFreePages() {
   return Status::ok();
 }
 
+Status Catalog::loadLog() {
+  if (m_log.loaded()) return Status::ok();
+  Result<std::optional<std::string>> saved = setting(kLogTruncatedThrough);
+  if (!saved) return saved.status();
+  int64_t truncatedThrough = 0;
+  if (saved->has_value()) {
+    const std::string& text = **saved;
+    char* end = nullptr;
+    truncatedThrough = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || truncatedThrough < 0)
+      return Status::corruption(m_path + ": the catalog's setting '" + std::string(kLogTruncatedThrough) +
+                                "' is not a log position: '" + text + "'");
+  }
+  if (Status s = m_log.load(truncatedThrough); !s) return s;
+  m_maxWalSeq = std::max({m_maxWalSeq, m_log.maxSeq(), truncatedThrough});
+  return Status::ok();
+}
+
 Status Catalog::appendWal(int64_t seq, BytesView record) {
-  m_appendWal.bindInt(1, seq);
-  m_appendWal.bindBlobNoCopy(2, record);  // run() resets before `record` can go away
-  if (Status s = m_appendWal.run("appending to the log"); !s) return s;
+  if (Status s = loadLog(); !s) return s;
+  if (Status s = m_log.append(seq, record); !s) return s;
   if (seq > m_maxWalSeq) m_maxWalSeq = seq;
   return Status::ok();
 }
 
 Status Catalog::readWal(const std::function<Status(int64_t, BytesView)>& visit) {
+  if (Status s = loadLog(); !s) return s;
+  // Records of format 7 and older (a workspace upgraded with records in its
+  // log) come first where their seqs do: they are older than any in slots.
   Statement st;
   if (Status s = st.prepare(m_db, "SELECT seq, data FROM wal ORDER BY seq"); !s) return s;
   int rc;
@@ -601,19 +639,47 @@ Status Catalog::readWal(const std::function<Status(int64_t, BytesView)>& visit) 
     if (Status s = visit(st.columnInt(0), st.columnBlob(1)); !s) return s;
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading the log");
-  return Status::ok();
+  return m_log.forEachLive(visit);
 }
 
 Status Catalog::truncateWalThrough(int64_t seq) {
+  if (sqlite3_get_autocommit(m_db) != 0) {
+    if (Status s = begin(); !s) return s;
+    Status status = truncateWalThrough(seq);
+    if (status) status = commit();
+    if (!status) rollback();
+    return status;
+  }
+  if (Status s = loadLog(); !s) return s;
   m_truncateWal.bindInt(1, seq);
-  return m_truncateWal.run("truncating the log");
+  if (Status s = m_truncateWal.run("truncating the log"); !s) return s;
+  if (seq <= m_log.truncatedThrough()) return Status::ok();
+  if (Status s = putSetting(kLogTruncatedThrough, std::to_string(seq)); !s) return s;
+  return m_log.truncateThrough(seq);
 }
 
 Status Catalog::deleteWalRecord(int64_t seq) {
+  if (Status s = loadLog(); !s) return s;
   Statement st;
   if (Status s = st.prepare(m_db, "DELETE FROM wal WHERE seq = ?"); !s) return s;
   st.bindInt(1, seq);
-  return st.run("deleting log record " + std::to_string(seq));
+  if (Status s = st.run("deleting log record " + std::to_string(seq)); !s) return s;
+  return m_log.drop(seq);
+}
+
+Result<std::vector<LogSlots::Damage>> Catalog::logDamage() {
+  if (Status s = loadLog(); !s) return s;
+  return m_log.damage();
+}
+
+Status Catalog::cutLogSlot(int64_t slot, uint32_t offset) {
+  if (Status s = loadLog(); !s) return s;
+  return m_log.cut(slot, offset);
+}
+
+Result<std::pair<size_t, uint64_t>> Catalog::logSlotSpace() {
+  if (Status s = loadLog(); !s) return s;
+  return std::make_pair(m_log.slotCount(), m_log.capacityBytes());
 }
 
 }  // namespace keyscope::engine

@@ -19,15 +19,20 @@
 //   settings(key PK, value, checksum)   workspace settings: "servers",
 //       "balancer", the id counters "max_region_id" and "max_table_id" (ids
 //       are never reused: log records name regions by id, and history
-//       outlives them), and "schema": the checksum of where SQLite keeps the
-//       catalog's tables (catalog_integrity.cc)
+//       outlives them), "schema": the checksum of where SQLite keeps the
+//       catalog's tables (catalog_integrity.cc), and "log_truncated_through":
+//       every log record at or below it is in store files
 //   statistics tables (stats/stats_schema.h)
 //   store_files(file_id PK, region_id, family, max_seq, meta BLOB, created, checksum)
 //       meta: StoreFileMeta::encode(); max_seq: newest log record it holds
 //   pending_files(file_id PK)   pages being written or waiting to be deleted;
 //       whatever is listed here at open is garbage from an interrupted flush
 //       or compaction, or an obsolete file, and its pages are deleted
-//   wal(seq PK, data BLOB)      one record per acknowledged batch (wal_record.h)
+//   wal_slots(slot PK, data BLOB)   the log: acknowledged batches' records
+//       (wal_record.h) in areas overwritten in place once flushed
+//       (log_slots.h); the "log_truncated_through" setting says which
+//   wal(seq PK, data BLOB)      the log of formats up to 7, one record per
+//       row: still read (and truncated) after an upgrade, never written
 //   dropped_families(table_id, family, seq, checksum)  log entries of a
 //       family at or below seq belong to a dropped incarnation of it: replay
 //       skips them
@@ -53,6 +58,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/log_slots.h"
 #include "engine/sqlite_util.h"
 #include "keyscope/bytes.h"
 #include "keyscope/options.h"
@@ -78,7 +84,10 @@ namespace keyscope::engine {
 // 7: log records may be in record version 3 (keys coded against the key
 // before, wal_record.h). Format-6 workspaces are upgraded on open; nothing
 // in them changes, and their version-2 records still replay.
-constexpr int kFormatVersion = 7;
+// 8: the log is kept in wal_slots (log_slots.h). Format-7 workspaces are
+// upgraded on open: their records stay in the wal table, which is read and
+// truncated as before, and new ones go to slots.
+constexpr int kFormatVersion = 8;
 constexpr int32_t kApplicationId = 0x4b53434f;  // "KSCO"
 
 struct TableRecord {
@@ -205,16 +214,25 @@ class Catalog {
   // All of them, in steps of releaseFreePages(); stops at the first failure.
   Status releaseAllFreePages();
 
+  // REQUIRES: inside a transaction (begin()).
   Status appendWal(int64_t seq, BytesView record);
   // Calls visit for each record in seq order; stops at the first error.
   Status readWal(const std::function<Status(int64_t seq, BytesView record)>& visit);
+  // Every record at or below seq is in store files. In the caller's
+  // transaction, or in one of its own.
   Status truncateWalThrough(int64_t seq);
   Status deleteWalRecord(int64_t seq);  // keyscope-cli check --repair
+  // The log's slots and the bytes they can hold (storage reports).
+  Result<std::pair<size_t, uint64_t>> logSlotSpace();
+  // Where the log's slots cannot be read (LogSlots::damage; a workspace with
+  // any does not open), and the repair that ends such a slot there.
+  Result<std::vector<LogSlots::Damage>> logDamage();
+  Status cutLogSlot(int64_t slot, uint32_t offset);
 
  private:
   enum class Mode { kOpen, kCheck };
   static Result<std::unique_ptr<Catalog>> openIn(const std::string& path, bool createIfMissing, Mode mode);
-  Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+  Catalog(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db), m_log(db, m_path) {}
   Status lockExclusively();
   // A new connection to the same file (flags: read-only or read-write), its
   // failure naming `role`.
@@ -238,9 +256,12 @@ class Catalog {
   bool looksLikeWorkspace();
   Status loadIdCounters();
   Status prepareStatements();
+  // Reads the log's slots, once (LogSlots::load).
+  Status loadLog();
 
   std::string m_path;
   sqlite3* m_db;
+  LogSlots m_log;
   std::function<void(int)> m_logCommitted;  // onLogCommit
   // An flock on the workspace file: one process writes a workspace at a time
   // (each keeps memstores and counters of its own). Held open until the

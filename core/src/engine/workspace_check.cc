@@ -293,6 +293,14 @@ class Checker {
       return Status::ok();
     });
     if (!read) problem({CheckArea::kLog, {}, 0, {}, 0, {}, 0, "reading the log: " + read.message(), false});
+    Result<std::vector<LogSlots::Damage>> damage = m_catalog.logDamage();
+    if (!damage) return;  // reported above: readWal read the slots first
+    for (const LogSlots::Damage& d : *damage) {
+      m_plan.log.push_back({0, d.message, d.slot, d.offset});
+      problem({CheckArea::kLog, {}, 0, {}, 0, {}, 0,
+               d.message + " (repair ends the slot there: the batches logged after that point in it are lost)",
+               true});
+    }
   }
 
   Catalog& m_catalog;

@@ -34,7 +34,10 @@ Status repairWorkspace(Catalog& catalog, const RepairPlan& plan, CheckReport* re
     report->droppedFiles.push_back(file);
   }
   for (const LostLogRecord& record : plan.log) {
-    if (Status s = inTransaction(catalog, [&] { return catalog.deleteWalRecord(record.seq); }); !s) return s;
+    const Status s = inTransaction(catalog, [&] {
+      return record.seq != 0 ? catalog.deleteWalRecord(record.seq) : catalog.cutLogSlot(record.slot, record.slotOffset);
+    });
+    if (!s) return s;
     report->droppedLogRecords.push_back(record);
   }
   for (const int64_t id : plan.orphanPages) {

@@ -133,8 +133,9 @@ TEST_F(CatalogDamage, AStoreFilesFamilyOrSequenceChangedIsCorruption) {
 TEST_F(CatalogDamage, ALogRecordUnderAnotherNumberIsCorruption) {
   {
     RawDb db(path());
-    ASSERT_GE(db.integer("SELECT count(*) FROM wal"), 2);
-    db.exec("UPDATE wal SET seq = seq + 1000 WHERE seq = (SELECT max(seq) FROM wal)");
+    const std::vector<StoredLogRecord> log = storedLogRecords(db);
+    ASSERT_GE(log.size(), 2u);
+    rewriteSlotRecord(db, log.back(), log.back().seq + 1000, log.back().data);
   }
   expectOpenFails("checksum mismatch");
 }
@@ -280,7 +281,59 @@ TEST_F(CatalogDamage, AFormat6WorkspacesLogReplaysAndNewRecordsAreTheNewVersion)
   }
   RawDb db(path());
   EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
-  EXPECT_EQ(db.integer("SELECT count(*) FROM wal WHERE substr(data, 1, 1) = x'03'"), 1);
+  const std::vector<StoredLogRecord> log = storedLogRecords(db);
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log.back().data[0], 3) << "the new record is of version 3";
+  EXPECT_NE(log.back().slot, 0) << "the new record is in a slot";
+  EXPECT_EQ(std::count_if(log.begin(), log.end(), [](const StoredLogRecord& r) { return r.data[0] == 2; }),
+            db.integer("SELECT count(*) FROM wal"))
+      << "the records of format 6 stay where they are, as they are";
+  auto ws = open();
+  ASSERT_TRUE(ws) << ws.status().toString();
+  EXPECT_EQ(everything(**ws), before);
+}
+
+// Format 7 kept the log as rows of the wal table. They replay as they are;
+// records written from then on go to slots, and the flush that writes the
+// rows' cells truncates the rows.
+TEST_F(CatalogDamage, AFormat7WorkspacesLogReplaysAndNewRecordsGoToSlots) {
+  std::vector<std::string> before;
+  {
+    auto ws = open();
+    ASSERT_TRUE(ws);
+    before = everything(**ws);
+  }
+  downgradeToFormat7(path());
+  {
+    RawDb db(path());
+    ASSERT_EQ(db.integer("SELECT count(*) FROM wal"), 2);
+    ASSERT_EQ(db.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'wal_slots'"), 0);
+  }
+  {
+    auto ws = open();
+    ASSERT_TRUE(ws) << ws.status().toString();
+    EXPECT_EQ(everything(**ws), before);
+    ASSERT_TRUE((*ws)->put("t", Put{"k", {PutCell{"a", "q", 3, "a3-k"}}}));
+    before = everything(**ws);
+  }
+  {
+    RawDb db(path());
+    EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
+    const std::vector<StoredLogRecord> log = storedLogRecords(db);
+    ASSERT_EQ(log.size(), 3u);
+    EXPECT_EQ(log[0].slot, 0);
+    EXPECT_EQ(log[1].slot, 0);
+    EXPECT_NE(log[2].slot, 0) << "the new record is in a slot";
+  }
+  {
+    auto ws = open();
+    ASSERT_TRUE(ws) << ws.status().toString();
+    EXPECT_EQ(everything(**ws), before);
+    ASSERT_TRUE((*ws)->flush("t"));
+  }
+  RawDb db(path());
+  EXPECT_EQ(db.integer("SELECT count(*) FROM wal"), 0);
+  EXPECT_THAT(storedLogRecords(db), ::testing::IsEmpty());
   auto ws = open();
   ASSERT_TRUE(ws) << ws.status().toString();
   EXPECT_EQ(everything(**ws), before);

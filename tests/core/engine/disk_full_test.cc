@@ -214,7 +214,7 @@ TEST(DiskFull, AFailedFlushSucceedsOnceTheLimitIsLifted) {
   EXPECT_THAT(lineAfter(child, "F "), HasSubstr("file size limit reached"));
   EXPECT_EQ(lineAfter(child, "G "), "OK")
       << "the retry writes the memstore that failed, then the new one";
-  EXPECT_EQ(lineAfter(child, "N "), "2");
+  EXPECT_EQ(lineAfter(child, "N "), "2") << ::testing::PrintToString(child.lines());
   expectExactlyTheAcknowledgedRows(path, child);
   Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, quietOptions());
   ASSERT_TRUE(ws);

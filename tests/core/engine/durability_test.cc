@@ -9,6 +9,7 @@
 
 #include "engine/wal_record.h"
 #include "engine_test_util.h"
+#include "log_on_disk.h"
 #include "raw_db.h"
 
 namespace keyscope::test {
@@ -136,8 +137,9 @@ TEST_F(DurabilityTest, ABatchInAnyOrderReplaysAsWritten) {
   });
   {
     RawDb db(path());
-    const std::string record = db.blob("SELECT data FROM wal WHERE seq = ?", db.integer("SELECT max(seq) FROM wal"));
-    Result<std::vector<engine::LogEntry>> entries = engine::decodeLogRecord(db.integer("SELECT max(seq) FROM wal"), record);
+    const std::vector<StoredLogRecord> log = storedLogRecords(db);
+    ASSERT_FALSE(log.empty());
+    Result<std::vector<engine::LogEntry>> entries = engine::decodeLogRecord(log.back().seq, log.back().data);
     ASSERT_TRUE(entries.isOk()) << entries.status().toString();
     ASSERT_EQ(entries->size(), 13u);
     for (size_t i = 1; i < entries->size(); ++i) {

@@ -11,6 +11,7 @@
 
 #include "engine/varint.h"
 #include "engine/wal_record.h"
+#include "log_on_disk.h"
 #include "raw_db.h"
 
 namespace keyscope::test {
@@ -53,10 +54,20 @@ inline void rewriteLogWithWholeKeys(RawDb& db, uint8_t version) {
   }
 }
 
+// The workspace at `path` (closed) as format 7 had it: its log records rows
+// of the wal table. The next open upgrades it.
+inline void downgradeToFormat7(const std::string& path) {
+  RawDb db(path);
+  moveLogToRowTable(db);
+  db.exec("PRAGMA user_version = 7");
+}
+
 // The workspace at `path` (closed) as format 6 had it: log records of
-// version 2, their keys written whole. The next open upgrades it.
+// version 2, their keys written whole, in the wal table. The next open
+// upgrades it.
 inline void downgradeToFormat6(const std::string& path) {
   RawDb db(path);
+  moveLogToRowTable(db);
   rewriteLogWithWholeKeys(db, 2);
   db.exec("PRAGMA user_version = 6");
 }
@@ -70,6 +81,7 @@ inline void downgradeToFormat3(const std::string& path) {
   for (const char* table : {"tables", "regions", "region_history", "settings", "store_files", "dropped_families"})
     db.exec(std::string("ALTER TABLE ") + table + " DROP COLUMN checksum");
   db.exec("DELETE FROM settings WHERE key = 'schema'");
+  moveLogToRowTable(db);
   rewriteLogWithWholeKeys(db, 1);
   db.exec("PRAGMA user_version = 3");
 }

@@ -11,6 +11,7 @@
 #include "engine/catalog_checksum.h"
 #include "engine_test_util.h"
 #include "keyscope/check.h"
+#include "log_on_disk.h"
 #include "raw_db.h"
 
 namespace keyscope::test {
@@ -259,10 +260,10 @@ TEST_F(WorkspaceCheck, AStoreFileOutsideTheLiveRegionsAndFamiliesIsReportedAndDr
 TEST_F(WorkspaceCheck, ADamagedLogRecordIsDroppedAndTheRestReplays) {
   {
     RawDb db(path());
-    const int64_t seq = db.integer("SELECT min(seq) FROM wal");
-    std::string record = db.blob("SELECT data FROM wal WHERE seq = ?", seq);
+    const StoredLogRecord first = storedLogRecords(db).front();
+    std::string record = first.data;
     record[4] ^= 0x08;
-    db.setBlob("UPDATE wal SET data = ? WHERE seq = ?", record, seq);
+    rewriteSlotRecord(db, first, first.seq, record);
   }
   EXPECT_FALSE(Workspace::open(path()));
   const CheckReport report = check(/*repair=*/true);
@@ -279,6 +280,51 @@ TEST_F(WorkspaceCheck, ADamagedLogRecordIsDroppedAndTheRestReplays) {
   const std::string lost = "t:zz0/b:q@5=logged\n";
   expected.erase(expected.find(lost), lost.size());
   EXPECT_EQ(everything(**ws), expected);
+}
+
+// A log frame's header damaged: the records before it in its slot read, the
+// ones from it on cannot be found. The open refuses, naming the slot and the
+// byte; repair ends the slot there.
+TEST_F(WorkspaceCheck, AnUnreadableLogFrameIsRefusedAndRepairEndsItsSlotThere) {
+  StoredLogRecord second;
+  {
+    RawDb db(path());
+    const std::vector<StoredLogRecord> log = storedLogRecords(db);
+    ASSERT_EQ(log.size(), 3u);
+    ASSERT_EQ(log[1].slot, log[0].slot) << "the three small records share a slot";
+    second = log[1];
+    damageLogFrame(db, second, 2);  // its length
+  }
+  const std::string where = "log slot " + std::to_string(second.slot) + ", byte " + std::to_string(second.frame);
+  const auto refused = Workspace::open(path());
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.status().message(),
+              AllOf(HasSubstr(where), HasSubstr("fails its checksum"), HasSubstr("check --repair")));
+  const CheckReport report = check(/*repair=*/true);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_EQ(report.problems.front().area, CheckArea::kLog);
+  EXPECT_TRUE(report.problems.front().repairable);
+  EXPECT_THAT(report.problems.front().message, HasSubstr(where));
+  ASSERT_EQ(report.droppedLogRecords.size(), 1u);
+  EXPECT_EQ(report.droppedLogRecords.front().slot, second.slot);
+  EXPECT_EQ(report.droppedLogRecords.front().slotOffset, second.frame);
+  ASSERT_NE(report.afterRepair, nullptr);
+  EXPECT_TRUE(report.afterRepair->clean());
+  EXPECT_EQ(report.afterRepair->counts.logRecords, 1u);
+  {
+    auto ws = Workspace::open(path());
+    ASSERT_TRUE(ws) << ws.status().toString();
+    std::string expected = m_before;
+    for (const std::string lost : {"t:zz1/b:q@5=logged\n", "t:zz2/b:q@5=logged\n"})
+      expected.erase(expected.find(lost), lost.size());
+    EXPECT_EQ(everything(**ws), expected);
+    // Writing goes on in the slot it ended.
+    ASSERT_TRUE((*ws)->put("t", Put{"zz9", {PutCell{"b", "q", 6, "after"}}}));
+  }
+  RawDb db(path());
+  const std::vector<StoredLogRecord> log = storedLogRecords(db);
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[1].frame, second.frame) << "the new record took the place the repair freed";
 }
 
 // A VACUUM in the sqlite3 shell after `PRAGMA auto_vacuum = NONE` moves the
