@@ -677,9 +677,4 @@ Status Catalog::cutLogSlot(int64_t slot, uint32_t offset) {
   return m_log.cut(slot, offset);
 }
 
-Result<std::pair<size_t, uint64_t>> Catalog::logSlotSpace() {
-  if (Status s = loadLog(); !s) return s;
-  return std::make_pair(m_log.slotCount(), m_log.capacityBytes());
-}
-
 }  // namespace keyscope::engine

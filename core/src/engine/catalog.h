@@ -222,8 +222,6 @@ class Catalog {
   // transaction, or in one of its own.
   Status truncateWalThrough(int64_t seq);
   Status deleteWalRecord(int64_t seq);  // keyscope-cli check --repair
-  // The log's slots and the bytes they can hold (storage reports).
-  Result<std::pair<size_t, uint64_t>> logSlotSpace();
   // Where the log's slots cannot be read (LogSlots::damage; a workspace with
   // any does not open), and the repair that ends such a slot there.
   Result<std::vector<LogSlots::Damage>> logDamage();

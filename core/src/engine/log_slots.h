@@ -77,9 +77,8 @@ class LogSlots {
 
   // The highest seq of any frame read or written, dead ones included.
   int64_t maxSeq() const { return m_maxSeq; }
-  // The record bytes each slot can hold, in all.
+  // The bytes of all slots together.
   uint64_t capacityBytes() const;
-  size_t slotCount() const { return m_slots.size(); }
   int64_t truncatedThrough() const { return m_truncatedThrough; }
 
   // The records above the truncation point, in seq order (each read from
