@@ -31,6 +31,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::AnyOf;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
@@ -283,6 +284,41 @@ TEST(DiskFull, ACompactionOverTheLimitFailsClearlyAndKeepsItsInputs) {
 // why, when the log cannot grow either (or, had the log room left, once the
 // memstore held twice its flush size); once there is room again the flush is
 // retried and writes go on.
+// A write whose log commit finds no room is rolled back, the log's slots
+// with it (log_slots.h): the small writes after it, once there is room, go
+// into the slot where the refused one would have, and all of them replay.
+TEST(DiskFull, ALogWriteRefusedForWantOfRoomLeavesTheLogAsItWas) {
+  TempDir dir;
+  const std::string path = dir.file("ws.ksw");
+  constexpr size_t kSmallValue = 100;  // many records to a slot
+  const auto put = [](Workspace& ws, const ChildReporter& out, int row) {
+    if (Status s = putAckedRows(ws, row, row + 1, kSmallValue); !s) {
+      out.say("W " + std::to_string(row) + " " + s.toString());
+      return;
+    }
+    out.say(ackLine(row, row + 1));
+  };
+  ChildProcess child([&](const ChildReporter& out) {
+    Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, quietOptions());
+    if (!ws || !(*ws)->createTable(ackedTable(kNoAutomaticFlush))) return kChildSetupFailed;
+    for (int row = 0; row < 20; ++row) put(**ws, out, row);
+    if (!limitFileSize(largestWorkspaceFile(path))) return kChildSetupFailed;  // no room to grow
+    put(**ws, out, 20);
+    if (!raiseFileSizeLimit()) return kChildSetupFailed;
+    for (int row = 21; row < 40; ++row) put(**ws, out, row);
+    return kChildOk;
+  });
+  ASSERT_EQ(child.finish(), kChildOk) << ::testing::PrintToString(child.lines());
+  EXPECT_THAT(child.linesStartingWith("W "),
+              ElementsAre(AllOf(::testing::StartsWith("20 "), HasSubstr("logging the write"), HasSubstr("file size limit reached"))))
+      << "the one write without room refused, the others taken: " << ::testing::PrintToString(child.lines());
+  const std::set<int> acked = ackedRows(child.lines());
+  EXPECT_THAT(acked, SizeIs(39));
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, quietOptions());
+  ASSERT_TRUE(ws) << ws.status().toString();
+  EXPECT_EQ(checkAckedRows(**ws, acked, kSmallValue), "") << "every acknowledged write replays, none other";
+}
+
 TEST(DiskFull, ABackgroundFlushFailureIsReportedOnceAndWritesStopClearlyThenResume) {
   TempDir dir;
   const std::string path = dir.file("ws.ksw");
