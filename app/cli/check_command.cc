@@ -1,6 +1,7 @@
 // `keyscope-cli check WORKSPACE [--repair] [--json]`: verifies a workspace
 // end to end and reports what is damaged (keyscope/check.h, docs/CHECK.md);
-// --repair drops damaged store files and log records, saying what is lost.
+// --repair drops damaged store files and log records (and ends a log slot
+// where its frames cannot be read), saying what is lost.
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -67,10 +68,12 @@ void printText(const CheckReport& r, std::ostream& out) {
     for (const CheckProblem& p : r.problems) {
       out << "  [" << checkAreaName(p.area) << "] " << p.message << "\n";
       if (p.repairable) {
-        out << "      --repair drops "
-            << (p.area == CheckArea::kLog ? "log record " + std::to_string(p.logSeq)
-                                          : "store file " + std::to_string(p.storeFileId))
-            << "\n";
+        if (p.area != CheckArea::kLog)
+          out << "      --repair drops store file " << p.storeFileId << "\n";
+        else if (p.logSeq != 0)
+          out << "      --repair drops log record " << p.logSeq << "\n";
+        else
+          out << "      --repair ends the log slot there\n";  // a frame that cannot be read (log_slots.h)
       }
     }
   }
@@ -84,8 +87,11 @@ void printRepair(const CheckReport& r, std::ostream& out) {
     out << "Repair dropped (this data is LOST):\n";
     for (const LostStoreFile& f : r.droppedFiles) out << "  " << lossText(f) << "\n";
     for (const LostLogRecord& l : r.droppedLogRecords) {
-      if (l.seq != 0) out << "  log record " << l.seq << ", one batch of writes (" << l.reason << ")\n";
-      else out << "  log slot " << l.slot << " from byte " << l.slotOffset << " on, the batches logged there (" << l.reason << ")\n";
+      if (l.seq != 0)
+        out << "  log record " << l.seq << ", one batch of writes (" << l.reason << ")\n";
+      else
+        out << "  log slot " << l.slot << " from byte " << l.slotOffset << " on, the batches logged there ("
+            << l.reason << ")\n";
     }
   }
   if (!r.cleared.empty()) {

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
@@ -141,6 +142,46 @@ class CheckCommand(unittest.TestCase):
         self.assertEqual(status, 0, out + err)
         expected = [c for c in self.before_t if not (c[0] >= "row50" and c[0] < "zz" and c[1] == "d")]
         self.assertEqual(scan_rows(self.ws, "t"), expected)
+        self.assertEqual(scan_rows(self.ws, "u"), self.before_u)
+
+    def live_log_frame(self):
+        """(slot, byte) of the frame of the log's one unflushed record (log_slots.h)."""
+        with self.db() as db:
+            truncated = int(db.execute(
+                "SELECT value FROM settings WHERE key = 'log_truncated_through'").fetchone()[0])
+            for slot, data in db.execute("SELECT slot, data FROM wal_slots ORDER BY slot"):
+                at = 0
+                while at + 16 <= len(data):
+                    length, seq = struct.unpack(">IQ", data[at:at + 12])
+                    if length == 0 and seq == 0:
+                        break
+                    if seq > truncated:
+                        return slot, at
+                    at += 16 + length
+        self.fail("no unflushed log record")
+
+    def test_an_unreadable_log_frame_is_reported_and_repair_ends_its_slot_there(self):
+        slot, at = self.live_log_frame()
+        with self.db() as db:
+            data = bytearray(db.execute("SELECT data FROM wal_slots WHERE slot = ?", (slot,)).fetchone()[0])
+            data[at + 2] ^= 0x01  # the frame's length
+            db.execute("UPDATE wal_slots SET data = ? WHERE slot = ?", (bytes(data), slot))
+        status, out, err = run("shell", self.ws, "-e", "get 't', 'row10'")
+        self.assertNotEqual(status, 0)
+        self.assertIn(f"log slot {slot}, byte {at}: a record's frame fails its checksum", out + err)
+        self.assertIn("check --repair", out + err)
+
+        status, out, err = run("check", self.ws)
+        self.assertEqual(status, 1, out + err)
+        self.assertIn(f"log slot {slot}, byte {at}: a record's frame fails its checksum", out)
+        self.assertIn("--repair ends the log slot there", out)
+        status, out, err = run("check", self.ws, "--repair", "--json")
+        self.assertEqual(status, 3, out + err)
+        report = json.loads(out)
+        [dropped] = report["repair"]["dropped_log_records"]
+        self.assertEqual((dropped["log_slot"], dropped["from_byte"]), (slot, at))
+        self.assertTrue(report["after_repair"]["clean"])
+        self.assertEqual(scan_rows(self.ws, "t"), [c for c in self.before_t if c[0] != "zz"])
         self.assertEqual(scan_rows(self.ws, "u"), self.before_u)
 
     def test_unreadable_metadata_is_dropped_saying_its_contents_are_unknown(self):

@@ -188,7 +188,7 @@ Result<std::unique_ptr<Catalog>> Catalog::openIn(const std::string& path, bool c
 
 Catalog::~Catalog() {
   // Statements first: sqlite3_close refuses while any is unfinalised.
-  for (Statement* st : {&m_begin, &m_commit, &m_rollback, &m_appendWal, &m_truncateWal, &m_insertStoreFile,
+  for (Statement* st : {&m_begin, &m_commit, &m_rollback, &m_truncateWal, &m_insertStoreFile,
                         &m_deleteStoreFile, &m_addPending, &m_removePending})
     st->finalize();
   sqlite3_close(m_db);
@@ -323,7 +323,6 @@ Status Catalog::prepareStatements() {
       {&m_begin, "BEGIN IMMEDIATE"},
       {&m_commit, "COMMIT"},
       {&m_rollback, "ROLLBACK"},
-      {&m_appendWal, "INSERT INTO wal(seq, data) VALUES(?, ?)"},
       {&m_truncateWal, "DELETE FROM wal WHERE seq <= ?"},
       {&m_insertStoreFile,
        "INSERT INTO store_files(file_id, region_id, family, max_seq, meta, created, checksum)"

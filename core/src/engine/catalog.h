@@ -270,7 +270,7 @@ class Catalog {
   int64_t m_maxRegionId = 0;
   int64_t m_maxTableId = 0;
   int64_t m_maxWalSeq = 0;
-  Statement m_begin, m_commit, m_rollback, m_appendWal, m_truncateWal;
+  Statement m_begin, m_commit, m_rollback, m_truncateWal;
   Statement m_insertStoreFile, m_deleteStoreFile, m_addPending, m_removePending;
 };
 
