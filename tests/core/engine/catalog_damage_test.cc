@@ -53,6 +53,29 @@ class CatalogDamage : public ::testing::Test {
     EXPECT_THAT(opened.status().message(), AllOf(HasSubstr(path()), HasSubstr(what)));
   }
 
+  // Every cell of t and u as an open finds them (empty if it fails).
+  std::vector<std::string> everythingOnOpen() {
+    auto ws = open();
+    if (!ws) {
+      ADD_FAILURE() << ws.status().toString();
+      return {};
+    }
+    return everything(**ws);
+  }
+
+  // Opens the workspace (upgrading an older one), expects `before` in it,
+  // writes t:k's a:q at 3 and returns every cell then.
+  std::vector<std::string> openExpectAndWrite(const std::vector<std::string>& before) {
+    auto ws = open();
+    if (!ws) {
+      ADD_FAILURE() << ws.status().toString();
+      return {};
+    }
+    EXPECT_EQ(everything(**ws), before);
+    EXPECT_TRUE((*ws)->put("t", Put{"k", {PutCell{"a", "q", 3, "a3-k"}}}));
+    return everything(**ws);
+  }
+
   // Every cell of t and u, or the first error.
   std::vector<std::string> everything(Workspace& ws) {
     std::vector<std::string> out;
@@ -260,25 +283,14 @@ TEST_F(CatalogDamage, AFormat3WorkspaceOpensReadsTheSameAndIsProtectedFromThenOn
 // they are; records written from then on are prefix-coded (version 3), and
 // the workspace says format 7, so an older build refuses it.
 TEST_F(CatalogDamage, AFormat6WorkspacesLogReplaysAndNewRecordsAreTheNewVersion) {
-  std::vector<std::string> before;
-  {
-    auto ws = open();
-    ASSERT_TRUE(ws);
-    before = everything(**ws);
-  }
+  const std::vector<std::string> before = everythingOnOpen();
   downgradeToFormat6(path());
   {
     RawDb db(path());
     ASSERT_GT(db.integer("SELECT count(*) FROM wal"), 0);
     ASSERT_EQ(db.integer("SELECT count(*) FROM wal WHERE substr(data, 1, 1) <> x'02'"), 0);
   }
-  {
-    auto ws = open();
-    ASSERT_TRUE(ws) << ws.status().toString();
-    EXPECT_EQ(everything(**ws), before);
-    ASSERT_TRUE((*ws)->put("t", Put{"k", {PutCell{"a", "q", 3, "a3-k"}}}));
-    before = everything(**ws);
-  }
+  const std::vector<std::string> after = openExpectAndWrite(before);
   RawDb db(path());
   EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
   const std::vector<StoredLogRecord> log = storedLogRecords(db);
@@ -288,34 +300,21 @@ TEST_F(CatalogDamage, AFormat6WorkspacesLogReplaysAndNewRecordsAreTheNewVersion)
   EXPECT_EQ(std::count_if(log.begin(), log.end(), [](const StoredLogRecord& r) { return r.data[0] == 2; }),
             db.integer("SELECT count(*) FROM wal"))
       << "the records of format 6 stay where they are, as they are";
-  auto ws = open();
-  ASSERT_TRUE(ws) << ws.status().toString();
-  EXPECT_EQ(everything(**ws), before);
+  EXPECT_EQ(everythingOnOpen(), after);
 }
 
 // Format 7 kept the log as rows of the wal table. They replay as they are;
 // records written from then on go to slots, and the flush that writes the
 // rows' cells truncates the rows.
 TEST_F(CatalogDamage, AFormat7WorkspacesLogReplaysAndNewRecordsGoToSlots) {
-  std::vector<std::string> before;
-  {
-    auto ws = open();
-    ASSERT_TRUE(ws);
-    before = everything(**ws);
-  }
+  const std::vector<std::string> before = everythingOnOpen();
   downgradeToFormat7(path());
   {
     RawDb db(path());
     ASSERT_EQ(db.integer("SELECT count(*) FROM wal"), 2);
     ASSERT_EQ(db.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'wal_slots'"), 0);
   }
-  {
-    auto ws = open();
-    ASSERT_TRUE(ws) << ws.status().toString();
-    EXPECT_EQ(everything(**ws), before);
-    ASSERT_TRUE((*ws)->put("t", Put{"k", {PutCell{"a", "q", 3, "a3-k"}}}));
-    before = everything(**ws);
-  }
+  const std::vector<std::string> after = openExpectAndWrite(before);
   {
     RawDb db(path());
     EXPECT_EQ(db.integer("PRAGMA user_version"), engine::kFormatVersion);
@@ -328,15 +327,13 @@ TEST_F(CatalogDamage, AFormat7WorkspacesLogReplaysAndNewRecordsGoToSlots) {
   {
     auto ws = open();
     ASSERT_TRUE(ws) << ws.status().toString();
-    EXPECT_EQ(everything(**ws), before);
+    EXPECT_EQ(everything(**ws), after);
     ASSERT_TRUE((*ws)->flush("t"));
   }
   RawDb db(path());
   EXPECT_EQ(db.integer("SELECT count(*) FROM wal"), 0);
   EXPECT_THAT(storedLogRecords(db), ::testing::IsEmpty());
-  auto ws = open();
-  ASSERT_TRUE(ws) << ws.status().toString();
-  EXPECT_EQ(everything(**ws), before);
+  EXPECT_EQ(everythingOnOpen(), after);
 }
 
 // A format number damaged to an older one runs the upgrade again over a
