@@ -14,9 +14,9 @@
 //   frame:  length u32 | seq u64 | header checksum u32 | record (length bytes)
 //   end:    0 u32      | 0 u64   | header checksum u32
 // all big-endian. The header checksum covers the slot's id, the frame's
-// offset, length and seq, so a frame left over from the slot's earlier use,
-// or moved, fails it. What follows the end frame is left over from earlier
-// use and never read. A frame whose seq is at or below the log's truncation
+// offset, length and seq, so a frame copied or moved to another place fails
+// it. What follows the end frame is left over from the slot's earlier use
+// and never read. A frame whose seq is at or below the log's truncation
 // point (Catalog's "log_truncated_through" setting, saved in the flush's own
 // transaction) holds cells that are in store files: its slot is free once
 // all of its frames are. seq 0 marks a record dropped by a repair.
@@ -25,10 +25,9 @@
 // the smallest free slot it fits, else into a new slot of its size rounded
 // up to the workspace's 8 KiB pages (so a new slot costs the pages its first
 // record needs anyway, and a full disk refuses no record that it would have
-// taken as a row of its own). When the whole log is
-// truncated (every record flushed) and the slots hold more than
-// kKeptWhenEmpty, they are deleted, so a workspace keeps no log space a
-// large load once needed.
+// taken as a row of its own). When the whole log is truncated (every record
+// flushed) and the slots hold more than kKeptWhenEmpty, they are deleted,
+// so a workspace keeps no log space a large load once needed.
 //
 // Transactions: append, truncateThrough and drop change the table inside
 // the caller's transaction and this object at once; the caller ends every
