@@ -18,8 +18,9 @@ void putFrameHeader(char* out, int64_t slotId, uint32_t offset, uint32_t length,
   storeBigEndian32(out + 12, logFrameChecksum(slotId, offset, length, seq));
 }
 
-// Frames of the record (if any) and the end frame after it.
-void buildFrames(std::string* out, int64_t slotId, uint32_t offset, int64_t seq, BytesView record) {
+}  // namespace
+
+void buildLogFrames(std::string* out, int64_t slotId, uint32_t offset, int64_t seq, BytesView record) {
   out->clear();
   const auto length = static_cast<uint32_t>(record.size());
   out->resize(LogSlots::kFrameHeaderBytes);
@@ -30,7 +31,34 @@ void buildFrames(std::string* out, int64_t slotId, uint32_t offset, int64_t seq,
   putFrameHeader(out->data() + end, slotId, offset + static_cast<uint32_t>(end), 0, 0);
 }
 
-}  // namespace
+LogSlotContents readLogSlot(int64_t slotId, BytesView data) {
+  constexpr uint32_t kHeader = LogSlots::kFrameHeaderBytes;
+  LogSlotContents slot;
+  const auto capacity = static_cast<uint32_t>(std::min<size_t>(data.size(), std::numeric_limits<uint32_t>::max()));
+  uint32_t offset = 0;
+  while (true) {
+    slot.end = offset;
+    if (capacity - offset < kHeader) {
+      slot.damage = "the slot ends without an end frame";
+      return slot;
+    }
+    const char* header = data.data() + offset;
+    const uint32_t length = loadBigEndian32(header);
+    const auto seq = static_cast<int64_t>(loadBigEndian64(header + 4));
+    if (loadBigEndian32(header + 12) != logFrameChecksum(slotId, offset, length, seq)) {
+      slot.damage = "a record's frame fails its checksum";
+      return slot;
+    }
+    if (length == 0 && seq == 0) return slot;  // the end frame
+    const uint32_t room = capacity - offset - kHeader;  // for the record and an end frame
+    if (length > room || room - length < kHeader) {
+      slot.damage = "a record of " + std::to_string(length) + " bytes runs past the slot's end";
+      return slot;
+    }
+    slot.frames.push_back({seq, offset + kHeader, length});
+    offset += kHeader + length;
+  }
+}
 
 uint32_t logFrameChecksum(int64_t slotId, uint32_t offset, uint32_t length, int64_t seq) {
   char fields[24];
@@ -61,35 +89,17 @@ Status LogSlots::load(int64_t truncatedThrough) {
     const BytesView data = st.columnBlob(1);
     slot.capacity = static_cast<uint32_t>(std::min<size_t>(data.size(), std::numeric_limits<uint32_t>::max()));
     const size_t index = m_slots.size();
-    const auto damaged = [&](uint32_t offset, const std::string& what) {
-      m_damage.push_back({slot.id, offset, where(slot, offset) + ": " + what});
-      slot.maxSeq = std::numeric_limits<int64_t>::max();  // never reused as it is
-    };
-    uint32_t offset = 0;
-    while (true) {
-      if (slot.capacity - offset < kFrameHeaderBytes) {
-        damaged(offset, "the slot ends without an end frame");
-        break;
-      }
-      const char* header = data.data() + offset;
-      const uint32_t length = loadBigEndian32(header);
-      const auto seq = static_cast<int64_t>(loadBigEndian64(header + 4));
-      if (loadBigEndian32(header + 12) != logFrameChecksum(slot.id, offset, length, seq)) {
-        damaged(offset, "a record's frame fails its checksum");
-        break;
-      }
-      if (length == 0 && seq == 0) break;  // the end frame
-      const uint32_t room = slot.capacity - offset - kFrameHeaderBytes;  // for the record and an end frame
-      if (length > room || room - length < kFrameHeaderBytes) {
-        damaged(offset, "a record of " + std::to_string(length) + " bytes runs past the slot's end");
-        break;
-      }
-      if (seq > truncatedThrough) m_live.push_back({seq, index, offset + kFrameHeaderBytes, length});
-      slot.maxSeq = std::max(slot.maxSeq, seq);
-      m_maxSeq = std::max(m_maxSeq, seq);
-      offset += kFrameHeaderBytes + length;
+    const LogSlotContents contents = readLogSlot(slot.id, data);
+    for (const LogSlotContents::Frame& frame : contents.frames) {
+      if (frame.seq > truncatedThrough) m_live.push_back({frame.seq, index, frame.offset, frame.length});
+      slot.maxSeq = std::max(slot.maxSeq, frame.seq);
+      m_maxSeq = std::max(m_maxSeq, frame.seq);
     }
-    slot.end = offset;
+    slot.end = contents.end;
+    if (!contents.damage.empty()) {
+      m_damage.push_back({slot.id, contents.end, where(slot, contents.end) + ": " + contents.damage});
+      slot.maxSeq = std::numeric_limits<int64_t>::max();  // never reused as it is
+    }
     m_slots.push_back(slot);
   }
   if (rc != SQLITE_DONE) return st.error(rc, "reading the log's slots");
@@ -177,7 +187,7 @@ Status LogSlots::append(int64_t seq, BytesView record) {
   Result<size_t> index = slotFor(bytes, &offset);
   if (!index) return index.status();
   Slot& slot = m_slots[*index];
-  buildFrames(&m_frame, slot.id, offset, seq, record);
+  buildLogFrames(&m_frame, slot.id, offset, seq, record);
   if (Status s = write(slot, offset, m_frame, "appending to the log"); !s) return s;
 
   m_undo.push_back([this, index = *index, before = slot, head = m_head, maxSeq = m_maxSeq] {

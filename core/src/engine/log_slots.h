@@ -138,4 +138,22 @@ class LogSlots {
 // build or damage slots by hand.
 uint32_t logFrameChecksum(int64_t slotId, uint32_t offset, uint32_t length, int64_t seq);
 
+// One slot's stored bytes, read: its frames up to the end frame, or up to
+// where they cannot be read. Pure; what LogSlots::load does to each slot.
+struct LogSlotContents {
+  struct Frame {
+    int64_t seq = 0;
+    uint32_t offset = 0;  // of the record, past its frame header
+    uint32_t length = 0;
+  };
+  std::vector<Frame> frames;
+  uint32_t end = 0;     // where the end frame is, or where reading stopped
+  std::string damage;   // empty: read to a valid end frame; else what is wrong at `end`
+};
+LogSlotContents readLogSlot(int64_t slotId, BytesView data);
+
+// A record's frame and the end frame after it, as append writes them at
+// `offset` of slot `slotId` (replacing *out).
+void buildLogFrames(std::string* out, int64_t slotId, uint32_t offset, int64_t seq, BytesView record);
+
 }  // namespace keyscope::engine
