@@ -604,19 +604,10 @@ Status Catalog::releaseAllFreePages() {
 
 Status Catalog::loadLog() {
   if (m_log.loaded()) return Status::ok();
-  Result<std::optional<std::string>> saved = setting(kLogTruncatedThrough);
-  if (!saved) return saved.status();
-  int64_t truncatedThrough = 0;
-  if (saved->has_value()) {
-    const std::string& text = **saved;
-    char* end = nullptr;
-    truncatedThrough = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || truncatedThrough < 0)
-      return Status::corruption(m_path + ": the catalog's setting '" + std::string(kLogTruncatedThrough) +
-                                "' is not a log position: '" + text + "'");
-  }
-  if (Status s = m_log.load(truncatedThrough); !s) return s;
-  m_maxWalSeq = std::max({m_maxWalSeq, m_log.maxSeq(), truncatedThrough});
+  Result<int64_t> truncatedThrough = countSetting(kLogTruncatedThrough, "a log position");
+  if (!truncatedThrough) return truncatedThrough.status();
+  if (Status s = m_log.load(*truncatedThrough); !s) return s;
+  m_maxWalSeq = std::max({m_maxWalSeq, m_log.maxSeq(), *truncatedThrough});
   return Status::ok();
 }
 

@@ -252,6 +252,9 @@ class Catalog {
   // Whether an SQLite file that is not marked as a workspace holds the
   // workspace's tables anyway (then its header is damaged).
   bool looksLikeWorkspace();
+  // A setting holding a count or id (0 when absent), verified: anything but
+  // a non-negative integer is a Corruption saying it is not `what`.
+  Result<int64_t> countSetting(std::string_view key, std::string_view what);
   Status loadIdCounters();
   Status prepareStatements();
   // Reads the log's slots, once (LogSlots::load).

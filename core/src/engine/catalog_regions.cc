@@ -100,23 +100,25 @@ Status Catalog::fillRegionHistoryChecksums() {
   return Status::ok();
 }
 
+Result<int64_t> Catalog::countSetting(std::string_view key, std::string_view what) {
+  Result<std::optional<std::string>> value = setting(key);
+  if (!value) return value.status();
+  int64_t n = 0;
+  if (!value->has_value()) return n;
+  const std::string& text = **value;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 0)
+    return Status::corruption(m_path + ": setting '" + std::string(key) + "' is '" + text + "', not " +
+                              std::string(what));
+  return n;
+}
+
 Status Catalog::loadIdCounters() {
   // The settings are read verified: a damaged counter could hand out an id
   // that log records or history still use.
-  const auto counter = [this](const char* key) -> Result<int64_t> {
-    Result<std::optional<std::string>> value = setting(key);
-    if (!value) return value.status();
-    int64_t n = 0;
-    if (!value->has_value()) return n;
-    const std::string& text = **value;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc() || end != text.data() + text.size() || n < 0)
-      return Status::corruption(m_path + ": setting '" + key + "' is '" + text + "', not an id");
-    return n;
-  };
-  Result<int64_t> regionSetting = counter("max_region_id");
+  Result<int64_t> regionSetting = countSetting("max_region_id", "an id");
   if (!regionSetting) return regionSetting.status();
-  Result<int64_t> tableSetting = counter("max_table_id");
+  Result<int64_t> tableSetting = countSetting("max_table_id", "an id");
   if (!tableSetting) return tableSetting.status();
   Result<int64_t> region = queryInt(m_db,
       "SELECT max(coalesce((SELECT max(region_id) FROM regions), 0),"
