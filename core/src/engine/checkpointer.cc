@@ -113,6 +113,7 @@ void Checkpointer::runRound() {
     }
   }
   if (pass.ran && pass.left <= leftForStepTwo) {
+    syncFiles();
     std::lock_guard commits(*m_commits);
     m_releaseIdleSnapshots();
     pass = checkpoint(SQLITE_CHECKPOINT_RESTART);
@@ -132,6 +133,19 @@ Checkpointer::Pass Checkpointer::checkpoint(int mode) {
   pass.ran = (rc == SQLITE_OK || rc == SQLITE_BUSY) && pass.logFrames >= 0;
   pass.left = pass.logFrames - copied;
   return pass;
+}
+
+void Checkpointer::syncFiles() {
+  std::lock_guard checkpointing(m_checkpointing);  // the handles are the connection's
+  // The log first, as a checkpoint syncs them.
+  for (const int handle : {SQLITE_FCNTL_JOURNAL_POINTER, SQLITE_FCNTL_FILE_POINTER}) {
+    sqlite3_file* file = nullptr;
+    if (sqlite3_file_control(m_connection, "main", handle, &file) != SQLITE_OK || file == nullptr ||
+        file->pMethods == nullptr)
+      continue;
+    // A failure is step 2's to report: its own sync meets it again.
+    (void)file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+  }
 }
 
 }  // namespace keyscope::engine

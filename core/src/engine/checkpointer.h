@@ -15,6 +15,14 @@
 //   2. then, while commits wait (the caller's mutex held), a RESTART
 //      checkpoint: it copies the rest and waits briefly for readers to leave
 //      the log, so the next commit starts it again from its beginning.
+//      Just before, beside commits, the log and the database file are
+//      synced: a checkpoint syncs the log before it copies and the database
+//      after it has copied to the log's end, and step 1's passes seldom reach
+//      the end, so step 2's syncs would otherwise write back all the pages
+//      step 1 copied (up to a trigger's worth) while commits wait. Synced
+//      first, they find only step 2's own. In a 5-million-cell key-ordered
+//      load (keyscope-read-probe) that took the time commits waited for
+//      step 2 from 1.14 s to 0.78 s (medians of 6 and 5 loads).
 // SQLite starts the log again only when a commit finds it copied to its end
 // with no reader in it. Without step 2 a steady writer always stays ahead,
 // and the -wal file grows with everything written: in a load of 5 million
@@ -92,6 +100,8 @@ class Checkpointer {
   // On m_connection, by the thread or by a commit. REQUIRES: for RESTART,
   // `commits` held.
   Pass checkpoint(int mode);
+  // Syncs the log and the database file through m_connection's handles.
+  void syncFiles();
 
   sqlite3* m_connection;
   FairMutex m_checkpointing;  // held while m_connection checkpoints

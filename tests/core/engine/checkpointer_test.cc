@@ -2,9 +2,10 @@
 // the workspace writes it (one writer connection, commits under a FairMutex,
 // the WAL hook feeding logCommitted): a steady writer's -wal file stays near
 // the trigger, as it does not without a checkpointer; a round of the thread
-// alone copies the log and lets commits reuse it; a reader that holds a
-// snapshot holds the log back only while it does; every row written is
-// read back.
+// alone copies the log and lets commits reuse it; while commits wait for a
+// round, its sync of the database writes back only what it copied then; a
+// reader that holds a snapshot holds the log back only while it does; every
+// row written is read back.
 #include "engine/checkpointer.h"
 
 #include <gtest/gtest.h>
@@ -16,9 +17,11 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine_test_util.h"
 #include "raw_db.h"
+#include "sync_watch_vfs.h"
 
 namespace keyscope::engine {
 namespace {
@@ -50,9 +53,10 @@ class LogWriter {
   }
   ~LogWriter() { m_checkpointer.reset(); }  // before the mutex and the connection
 
-  void attachCheckpointer() {
+  // vfs: the checkpoint connection's, SQLite's default when null.
+  void attachCheckpointer(const char* vfs = nullptr) {
     sqlite3* connection = nullptr;
-    ASSERT_EQ(sqlite3_open_v2(m_path.c_str(), &connection, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_open_v2(m_path.c_str(), &connection, SQLITE_OPEN_READWRITE, vfs), SQLITE_OK);
     m_checkpointer = std::make_unique<Checkpointer>(connection, &m_commits, [] {}, kTriggerPages);
   }
 
@@ -132,6 +136,40 @@ TEST(Checkpointer, TheThreadCopiesTheLogAndCommitsReuseIt) {
   EXPECT_EQ(writer.checkpointer()->commitCheckpoints(), 0u);
   EXPECT_LE(writer.commitMany(2, &next), grown);
   EXPECT_EQ(writer.db().integer("SELECT count(*) FROM t"), next);
+}
+
+// Step 2 of a round holds commits through a checkpoint whose last act is a
+// sync of the database file. Step 1's passes copy most of the log but seldom
+// reach its end, and only a pass that reaches it syncs the database, so
+// what they copied is still unsynced then; the round syncs it beside
+// commits first. Every sync the thread makes holding the log's write lock
+// (step 2) finds nothing unsynced from before it took the lock.
+TEST(Checkpointer, CommitsNeverWaitForTheDatabaseSyncOfPagesCopiedBesideThem) {
+  test::SyncWatchVfs vfs;
+  test::TempDir dir;
+  const std::thread::id committing = std::this_thread::get_id();  // a commit's own checkpoint syncs here
+  const auto roundSyncs = [&] {
+    std::vector<test::SyncWatchVfs::Sync> syncs = vfs.databaseSyncs();
+    std::erase_if(syncs, [&](const auto& sync) { return sync.thread == committing || !sync.underWriteLock; });
+    return syncs;
+  };
+  std::vector<test::SyncWatchVfs::Sync> syncs;
+  {
+    LogWriter writer(dir.file("db"));
+    writer.attachCheckpointer(test::SyncWatchVfs::kName);
+    int64_t next = 0;
+    // Bursts of commits, each a few triggers long, with a pause after each
+    // so that the thread, not a commit, runs the rounds on a busy machine.
+    constexpr int kRoundSyncsWanted = 3;
+    for (int burst = 0; burst < 200 && roundSyncs().size() < kRoundSyncsWanted; ++burst) {
+      writer.commitMany(10, &next);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    syncs = roundSyncs();  // before the connections close and checkpoint
+    ASSERT_GE(syncs.size(), kRoundSyncsWanted) << "rounds whose step 2 synced the database";
+  }
+  for (const test::SyncWatchVfs::Sync& sync : syncs)
+    EXPECT_EQ(sync.unsyncedFromBeforeLock, 0) << "step 2's sync wrote back pages step 1 copied";
 }
 
 // The control: without the checkpointer (and with SQLite's automatic one
