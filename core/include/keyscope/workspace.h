@@ -27,6 +27,7 @@
 #include "keyscope/cell.h"
 #include "keyscope/compare_op.h"
 #include "keyscope/options.h"
+#include "keyscope/put_batch.h"
 #include "keyscope/read_report.h"
 #include "keyscope/statistics.h"
 #include "keyscope/storage_report.h"
@@ -235,6 +236,10 @@ class Workspace {
   // logged, in one transaction.
   virtual Status mutate(std::string_view table, std::span<const Mutation> mutations,
                         const WriteOptions& options = {}) = 0;
+  // The same for puts held in one buffer (put_batch.h): the cheaper way to
+  // write many cells. An error in a batch of several cells names the cell
+  // ("cell 3: ..."), as one in several mutations names the mutation.
+  virtual Status mutate(std::string_view table, const PutBatch& batch, const WriteOptions& options = {}) = 0;
   Status put(std::string_view table, Put put, const WriteOptions& options = {});
   Status remove(std::string_view table, Delete del, const WriteOptions& options = {});
   // The new values, one cell per distinct column.

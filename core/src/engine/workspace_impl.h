@@ -67,6 +67,7 @@ class WorkspaceImpl final : public Workspace {
   Status dropTable(std::string_view table) override;
 
   Status mutate(std::string_view table, std::span<const Mutation> mutations, const WriteOptions& options) override;
+  Status mutate(std::string_view table, const PutBatch& batch, const WriteOptions& options) override;
   Result<std::vector<Cell>> increment(std::string_view table, const Increment& increment,
                                       const WriteOptions& options) override;
   Result<bool> checkAndMutate(std::string_view table, const CheckAndMutate& check,
@@ -151,8 +152,17 @@ class WorkspaceImpl final : public Workspace {
   Status unlistFilesLocked(const StoreVersion& version, std::vector<std::shared_ptr<LiveStoreFile>>* retired);
   Status removeRegionsLocked(const Table& table, std::vector<std::shared_ptr<LiveStoreFile>>* retired);
 
-  // Writes (workspace_write.cc). REQUIRES: m_write held.
+  // Writes (workspace_write.cc). A mutate() of the cells `resolve` puts
+  // into the batch (given the table and the time it writes at).
+  Status writeResolved(std::string_view tableName, const WriteOptions& options,
+                       const std::function<Status(const Table&, int64_t now, ResolvedBatch*)>& resolve);
+  // REQUIRES: m_write held.
   Status resolveMutation(const Table& table, const Mutation& mutation, int64_t now, ResolvedBatch* out);
+  Status resolvePutBatch(const Table& table, const PutBatch& batch, int64_t now, ResolvedBatch* out);
+  // One cell of a put, its row checked and its region found by the caller.
+  static Status resolvePutCell(const Table& table, Region* region, BytesView row, std::string_view family,
+                               BytesView qualifier, int64_t timestamp, BytesView value, int64_t now,
+                               ResolvedBatch* out);
   Status resolveDelete(const Table& table, const Delete& del, int64_t now, ResolvedBatch* out);
   // Waits while a region of the batch is far past its flush size. *waited:
   // the write lock was released meanwhile, so the table, its regions and

@@ -110,13 +110,46 @@ Status WorkspaceImpl::resolveMutation(const Table& table, const Mutation& mutati
   if (put.cells.empty()) return Status::invalidArgument("a put needs at least one cell");
   Region* region = table.regionFor(put.row).get();
   for (const PutCell& cell : put.cells) {
+    if (Status s = resolvePutCell(table, region, put.row, cell.family, cell.qualifier, cell.timestamp, cell.value,
+                                  now, out);
+        !s)
+      return s;
+  }
+  return Status::ok();
+}
+
+Status WorkspaceImpl::resolvePutCell(const Table& table, Region* region, BytesView row, std::string_view family,
+                                     BytesView qualifier, int64_t timestamp, BytesView value, int64_t now,
+                                     ResolvedBatch* out) {
+  Status status;
+  if (requireFamily(table, family, &status) == nullptr) return status;
+  if (Status s = checkQualifier(qualifier); !s) return s;
+  if (Status s = checkValue(value); !s) return s;
+  if (Status s = checkTimestamp(timestamp, "put"); !s) return s;
+  const int64_t ts = timestamp == kLatestTimestamp ? now : timestamp;
+  out->add(region, family, row, qualifier, ts, CellType::kPut, value);
+  return Status::ok();
+}
+
+Status WorkspaceImpl::resolvePutBatch(const Table& table, const PutBatch& batch, int64_t now, ResolvedBatch* out) {
+  Region* region = nullptr;
+  BytesView regionRow;  // the row `region` was found for: a run of cells with one row looks once
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const PutBatch::Cell cell = batch[i];
     Status status;
-    if (requireFamily(table, cell.family, &status) == nullptr) return status;
-    if (Status s = checkQualifier(cell.qualifier); !s) return s;
-    if (Status s = checkValue(cell.value); !s) return s;
-    if (Status s = checkTimestamp(cell.timestamp, "put"); !s) return s;
-    const int64_t ts = cell.timestamp == kLatestTimestamp ? now : cell.timestamp;
-    out->add(region, cell.family, put.row, cell.qualifier, ts, CellType::kPut, cell.value);
+    if (region == nullptr || cell.row != regionRow) {
+      status = checkRow(cell.row);
+      if (status) {
+        region = table.regionFor(cell.row).get();
+        regionRow = cell.row;
+      }
+    }
+    if (status)
+      status = resolvePutCell(table, region, cell.row, cell.family, cell.qualifier, cell.timestamp, cell.value, now, out);
+    if (!status) {
+      if (batch.size() == 1 || status.code() != Status::Code::kInvalidArgument) return status;
+      return Status::invalidArgument("cell " + std::to_string(i + 1) + ": " + status.message());
+    }
   }
   return Status::ok();
 }
@@ -407,21 +440,33 @@ void WorkspaceImpl::scheduleFlush(const Region& region) {
 Status WorkspaceImpl::mutate(std::string_view tableName, std::span<const Mutation> mutations,
                              const WriteOptions& options) {
   if (mutations.empty()) return Status::ok();
+  return writeResolved(tableName, options, [&](const Table& table, int64_t now, ResolvedBatch* cells) {
+    for (size_t i = 0; i < mutations.size(); ++i) {
+      if (Status s = resolveMutation(table, mutations[i], now, cells); !s) {
+        if (mutations.size() == 1 || s.code() != Status::Code::kInvalidArgument) return s;
+        return Status::invalidArgument("mutation " + std::to_string(i + 1) + ": " + s.message());
+      }
+    }
+    return Status::ok();
+  });
+}
+
+Status WorkspaceImpl::mutate(std::string_view tableName, const PutBatch& batch, const WriteOptions& options) {
+  if (batch.empty()) return Status::ok();
+  return writeResolved(tableName, options, [&](const Table& table, int64_t now, ResolvedBatch* cells) {
+    return resolvePutBatch(table, batch, now, cells);
+  });
+}
+
+Status WorkspaceImpl::writeResolved(std::string_view tableName, const WriteOptions& options,
+                                    const std::function<Status(const Table&, int64_t now, ResolvedBatch*)>& resolve) {
   std::unique_lock write(m_write);
   while (true) {
     Result<std::shared_ptr<const Table>> table = requireTable(tableName);
     if (!table) return table.status();
-    const int64_t now = this->now();
     ResolvedBatch& cells = m_mutateBatch;  // reused: m_write is held
     cells.clear();
-    for (size_t i = 0; i < mutations.size(); ++i) {
-      if (Status s = resolveMutation(**table, mutations[i], now, &cells); !s) {
-        if (mutations.size() == 1) return s;
-        return Status(s.code() == Status::Code::kInvalidArgument
-                          ? Status::invalidArgument("mutation " + std::to_string(i + 1) + ": " + s.message())
-                          : s);
-      }
-    }
+    if (Status s = resolve(**table, this->now(), &cells); !s) return s;
     bool waited = false;
     if (Status s = makeRoomLocked(cells, write, &waited); !s) return s;
     if (!waited) return applyLocked(cells, options.durability);
