@@ -53,20 +53,15 @@ class KeyscopePeer final : public Peer {
 
   void close() override { m_ws.reset(); }
 
-  // Consecutive cells of one row go into one Put, as an HBase client batches
-  // them; the whole batch is one mutate() call (one log transaction).
+  // The whole batch is one mutate() call (one log transaction), its cells in
+  // a PutBatch: one buffer, kept for the next batch, as RocksDB's peer
+  // builds a WriteBatch (Keyscope's Puts, one per row, cost an allocation
+  // for each value past a short string).
   void write(std::span<const CellData> batch) override {
-    m_mutations.clear();
-    keyscope::Put* put = nullptr;
-    for (const CellData& cell : batch) {
-      if (put == nullptr || put->row != cell.rowView()) {
-        put = &std::get<keyscope::Put>(m_mutations.emplace_back(keyscope::Put{}));
-        put->row.assign(cell.rowView());
-      }
-      put->cells.push_back(keyscope::PutCell{kFamily, keyscope::Bytes(cell.qualifierView()),
-                                             cell.timestamp, keyscope::Bytes(cell.valueView())});
-    }
-    check(m_ws->mutate(kTable, m_mutations, m_writeOptions), "mutate");
+    m_batch.clear();
+    for (const CellData& cell : batch)
+      m_batch.add(cell.rowView(), kFamily, cell.qualifierView(), cell.timestamp, cell.valueView());
+    check(m_ws->mutate(kTable, m_batch, m_writeOptions), "mutate");
   }
 
   void flushAndCompact() override {
@@ -107,7 +102,7 @@ class KeyscopePeer final : public Peer {
   PeerSettings m_settings;
   keyscope::WriteOptions m_writeOptions;
   std::unique_ptr<keyscope::Workspace> m_ws;
-  std::vector<keyscope::Mutation> m_mutations;  // reused between batches
+  keyscope::PutBatch m_batch;  // reused between batches
 };
 
 }  // namespace
