@@ -3,10 +3,12 @@
 //
 // Input: byte 0 picks the mode:
 //   even  the rest is a slot's bytes as stored (slot id 1)
-//   odd   the rest describes records (a byte of length, then that many
-//         bytes, until the input ends), which the harness writes one after
-//         another as append does, into a slot of a capacity the next byte
-//         picks, then flips the bit a last pair of bytes names (if any)
+//   odd   byte 1 picks the slot's capacity; the rest describes records (a
+//         byte of length, then that many bytes), which the harness writes
+//         one after another as append does until the input ends or one
+//         does not fit; then it flips one bit of a frame header, the frame
+//         and the bit named by the two bytes after the record that did not
+//         fit (0 and 0 when the input has ended: the first frame's first bit)
 //
 // Checks: no crash or out-of-bounds read (ASan/UBSan); the frames read lie
 // inside the slot, one after another from its start, and reading stops at
