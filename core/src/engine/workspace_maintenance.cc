@@ -36,6 +36,17 @@ class ChunkedPageSink final : public PageSink {
  public:
   ChunkedPageSink(Catalog* catalog, FairMutex* db, LeasedPageSource* reading)
       : m_catalog(catalog), m_db(db), m_reading(reading) {}
+  // The insert statement belongs to the catalog's connection, which the
+  // writer's commits use meanwhile, and the connection has no lock of its
+  // own (SQLITE_OPEN_NOMUTEX): finalizing it beside a commit raced on the
+  // connection's statement list and lookaside memory.
+  ~ChunkedPageSink() override {
+    if (m_sink == nullptr) return;
+    std::lock_guard lock(*m_db);
+    m_sink.reset();
+  }
+  ChunkedPageSink(const ChunkedPageSink&) = delete;
+  ChunkedPageSink& operator=(const ChunkedPageSink&) = delete;
 
   Status writePage(int64_t fileId, uint32_t pageNo, BytesView data) override {
     m_fileId = fileId;

@@ -1,0 +1,106 @@
+// No SQLite connection of a workspace is ever used by two threads at once,
+// while everything that runs on threads of its own runs together: a writer's
+// commits, readers' gets and scans, flushes, minor and major compactions,
+// splits and the checkpointer. (connection_use_watch.h says why that matters
+// and how it is watched.)
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "connection_use_watch.h"
+#include "engine_test_util.h"
+#include "keyscope/put_batch.h"
+
+namespace keyscope::test {
+namespace {
+
+constexpr const char* kTable = "t";
+constexpr int kRows = 2000;
+constexpr int kBatches = 1500;
+constexpr int kCellsPerBatch = 20;
+
+std::string rowName(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "row%05d", i);
+  return buf;
+}
+
+TEST(ConnectionUse, NoConnectionIsUsedByTwoThreadsAtOnce) {
+  EngineFixture fx;
+  TableOptions table;
+  table.name = kTable;
+  table.memstoreFlushSize = 64 << 10;  // a flush (and so a store-file write) every ~300 cells
+  FamilyOptions family;
+  family.name = "d";
+  family.compression = Compression::kZstd;
+  family.blockSize = 4096;
+  table.families = {family};
+  ASSERT_TRUE(fx.ws().createTable(table).isOk());
+
+  // The first finalizes of each statement stay inside their connection for
+  // 1 ms: a store-file write finalizes its page insert once, and a commit of
+  // the writer's (one every ~0.3 ms) running meanwhile is caught.
+  connection_use::start(std::chrono::milliseconds(1));
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  std::thread writer([&] {
+    const std::string value(200, 'v');
+    PutBatch batch;
+    for (int b = 0; b < kBatches; ++b) {
+      batch.clear();
+      for (int c = 0; c < kCellsPerBatch; ++c)
+        batch.add(rowName((b * 7919 + c * 104729) % kRows), "d", "q", kLatestTimestamp, value);
+      if (!fx.ws().mutate(kTable, batch, WriteOptions{}).isOk()) ++failures;
+    }
+    stop.store(true);
+  });
+  std::thread reader([&] {
+    for (int i = 0; !stop.load(); ++i) {
+      GetOptions get;
+      get.row = rowName(i * 31 % kRows);
+      if (!fx.ws().get(kTable, get)) ++failures;
+      if (i % 50 == 0) {
+        ScanOptions scan;
+        scan.limit = 200;
+        auto scanner = fx.ws().scan(kTable, scan);
+        if (!scanner) {
+          ++failures;
+          continue;
+        }
+        RowResult row;
+        while ((*scanner)->next(&row)) {
+        }
+        if (!(*scanner)->status().isOk()) ++failures;
+      }
+    }
+  });
+  std::thread maintenance([&] {
+    for (int i = 0; !stop.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (i % 10 == 9) {
+        // Nothing to split yet, or a split of a region too small, is fine.
+        (void)fx.ws().split(kTable);
+      } else if (!fx.ws().compact(kTable, i % 3 == 0).isOk()) {
+        ++failures;
+      }
+    }
+  });
+  writer.join();
+  reader.join();
+  maintenance.join();
+  ASSERT_TRUE(fx.ws().waitForBackgroundWork());
+  const uint64_t finalized = connection_use::calls("sqlite3_finalize");
+  const uint64_t steps = connection_use::calls("sqlite3_step");
+  const std::vector<std::string> overlaps = connection_use::stop();
+
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_THAT(overlaps, ::testing::IsEmpty());
+  // The watch saw the work it is about: store files written (each finalizes
+  // its page insert) while the writer committed.
+  EXPECT_GE(finalized, 20u);
+  EXPECT_GE(steps, static_cast<uint64_t>(kBatches));
+}
+
+}  // namespace
+}  // namespace keyscope::test
