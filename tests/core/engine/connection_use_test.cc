@@ -1,11 +1,12 @@
 // No SQLite connection of a workspace is ever used by two threads at once,
 // while everything that runs on threads of its own runs together: a writer's
-// commits, readers' gets and scans, flushes, minor and major compactions,
-// splits and the checkpointer. (connection_use_watch.h says why that matters
-// and how it is watched.)
+// commits (puts, deletes, increments), readers' gets and scans, flushes,
+// minor and major compactions, splits, merges and the checkpointer. (connection_use_watch.h says
+// why that matters and how it is watched.)
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <span>
 #include <thread>
 
 #include "connection_use_watch.h"
@@ -52,6 +53,14 @@ TEST(ConnectionUse, NoConnectionIsUsedByTwoThreadsAtOnce) {
       for (int c = 0; c < kCellsPerBatch; ++c)
         batch.add(rowName((b * 7919 + c * 104729) % kRows), "d", "q", kLatestTimestamp, value);
       if (!fx.ws().mutate(kTable, batch, WriteOptions{}).isOk()) ++failures;
+      if (b % 50 == 0) {
+        if (!fx.ws().increment(kTable, Increment{"counter", {{"d", "n", 1}}}, WriteOptions{}))
+          ++failures;
+        Delete del;
+        del.row = rowName(b % kRows);
+        const Mutation mutation = del;
+        if (!fx.ws().mutate(kTable, std::span(&mutation, 1), WriteOptions{}).isOk()) ++failures;
+      }
     }
     stop.store(true);
   });
@@ -77,11 +86,19 @@ TEST(ConnectionUse, NoConnectionIsUsedByTwoThreadsAtOnce) {
   });
   std::thread maintenance([&] {
     for (int i = 0; !stop.load(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (i % 10 == 9) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (i % 4 == 1) {
         // Nothing to split yet, or a split of a region too small, is fine.
         (void)fx.ws().split(kTable);
-      } else if (!fx.ws().compact(kTable, i % 3 == 0).isOk()) {
+      } else if (i % 4 == 3) {
+        auto regions = fx.ws().regions(kTable);
+        if (!regions) {
+          ++failures;
+        } else if (regions->size() >= 2 &&
+                   !fx.ws().mergeRegions((*regions)[0].id, (*regions)[1].id)) {
+          ++failures;
+        }
+      } else if (!fx.ws().compact(kTable, i % 8 == 0).isOk()) {
         ++failures;
       }
     }
