@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <new>
 
@@ -86,6 +88,12 @@ namespace {
 // Arena blocks start small (a region may hold a handful of cells) and double
 // up to 1 MiB, so a big memstore costs few allocations and a small one little memory.
 constexpr size_t kMaxArenaBlock = 1 << 20;
+// The arena's pages are mapped ahead of the writes in chunks this size
+// (populateThrough): one call maps 16 pages, where the writes faulted each
+// page in alone (about 145,000 faults in a key-ordered load of the
+// benchmark). A chunk is small next to a memstore, so mapping ahead adds
+// little to the resident set.
+constexpr size_t kPopulateChunk = 64 << 10;
 }  // namespace
 
 // Arena blocks are mapped from the kernel, not taken from malloc: a flushed
@@ -186,7 +194,9 @@ char* Memstore::allocate(size_t bytes) {
     m_blocks.emplace_back(blockSize);
     m_allocPtr = m_blocks.back().data;
     m_allocRemaining = blockSize;
+    m_populatedEnd = m_allocPtr;
   }
+  populateThrough(m_allocPtr + bytes);
   // Bytes in use, not blocks reserved: this is what triggers flushes. One
   // thread adds (add()'s contract), so a plain store does, not a locked add;
   // the shared budget takes a locked one (a flush moves bytes out of it).
@@ -196,6 +206,22 @@ char* Memstore::allocate(size_t bytes) {
   m_allocPtr += bytes;
   m_allocRemaining -= bytes;
   return result;
+}
+
+// Maps the current block's pages up to `end` with MADV_POPULATE_WRITE
+// (Linux 5.14), a chunk at a time. Advice only: where the kernel lacks it or
+// refuses (no memory), the writes fault the pages in as before.
+void Memstore::populateThrough(const char* end) {
+  if (end <= m_populatedEnd) return;
+  static std::atomic<bool> unsupported{false};
+  const char* blockEnd = m_allocPtr + m_allocRemaining;
+  while (m_populatedEnd < end) {
+    const size_t chunk = std::min<size_t>(kPopulateChunk, static_cast<size_t>(blockEnd - m_populatedEnd));
+    if (!unsupported.load(std::memory_order_relaxed) &&
+        madvise(m_populatedEnd, chunk, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+      unsupported.store(true, std::memory_order_relaxed);
+    m_populatedEnd += chunk;
+  }
 }
 
 int Memstore::randomHeight() {

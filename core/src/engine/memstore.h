@@ -103,6 +103,7 @@ class Memstore {
   friend class FrozenSegmentIterator;
   static constexpr int kMaxHeight = 12;
 
+  void populateThrough(const char* end);  // maps the arena's pages ahead of the writes
   char* allocate(size_t bytes);
   SkipList* newSkipList();
   int randomHeight();
@@ -146,6 +147,7 @@ class Memstore {
   std::vector<Block> m_blocks;
   char* m_allocPtr = nullptr;
   size_t m_allocRemaining = 0;
+  char* m_populatedEnd = nullptr;  // the current block's pages before here are mapped
   size_t m_nextBlock = 2 << 10;  // doubled before each new block: the first is 4 KiB
   uint32_t m_random = 0xdeadbeef;
   std::atomic<uint64_t> m_bytes{0};
