@@ -39,7 +39,7 @@ struct State {
   std::unordered_map<sqlite3*, Inside> inside;
   std::unordered_map<sqlite3_blob*, sqlite3*> blobs;  // open BLOB handles' connections
   std::map<std::string, uint64_t> calls;
-  std::unordered_map<std::string, uint64_t> heldFinalizes;  // by statement text
+  std::unordered_map<std::string, uint64_t> finalizes;  // by statement text
   std::vector<std::string> overlaps;
   bool recording = false;
   std::chrono::microseconds hold{0};
@@ -78,8 +78,7 @@ class Entered {
       }
       if (s.recording) {
         ++s.calls[function];
-        if (heldAs != nullptr && ++s.heldFinalizes[heldAs] <= kHeldFinalizesPerStatement)
-          hold = s.hold;
+        if (heldAs != nullptr && ++s.finalizes[heldAs] <= kHeldFinalizesPerStatement) hold = s.hold;
       }
     }
     if (hold.count() > 0) std::this_thread::sleep_for(hold);
@@ -132,7 +131,7 @@ void start(std::chrono::microseconds hold) {
   std::lock_guard lock(s.mutex);
   s.overlaps.clear();
   s.calls.clear();
-  s.heldFinalizes.clear();
+  s.finalizes.clear();
   s.hold = hold;
   s.recording = true;
 }
@@ -150,6 +149,13 @@ uint64_t calls(const std::string& function) {
   std::lock_guard lock(s.mutex);
   const auto it = s.calls.find(function);
   return it == s.calls.end() ? 0 : it->second;
+}
+
+uint64_t finalizesOf(const std::string& statementText) {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  const auto it = s.finalizes.find(statementText);
+  return it == s.finalizes.end() ? 0 : it->second;
 }
 
 }  // namespace keyscope::test::connection_use

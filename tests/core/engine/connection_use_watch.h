@@ -9,10 +9,11 @@
 //
 // A test binary that links connection_use_watch.cc replaces the SQLite
 // functions the engine calls on connections, statements and BLOB handles
-// with ones that note which thread is inside which connection, and then
-// pass the call on to SQLite. A call that enters a connection another
-// thread is inside is recorded as an overlap, and waits for that thread to
-// leave (so the test fails with a message, not with a damaged heap).
+// (all but those that set a connection up as it opens, and those that read
+// its file name and last error for a message) with ones that note which
+// thread is inside which connection, and then pass the call on to SQLite. A call that enters a
+// connection another thread is inside is recorded as an overlap, and waits for that thread to leave
+// (so the test fails with a message, not with a damaged heap).
 //
 // Threads: any.
 #pragma once
@@ -34,8 +35,11 @@ void start(std::chrono::microseconds hold);
 // was inside sqlite3_finalize".
 std::vector<std::string> stop();
 
-// How many times `function` (e.g. "sqlite3_finalize") was called since
-// start(), on any connection.
+// How many times `function` (e.g. "sqlite3_step") was called since start(),
+// on any connection.
 uint64_t calls(const std::string& function);
+
+// How many statements of this text were finalized since start().
+uint64_t finalizesOf(const std::string& statementText);
 
 }  // namespace keyscope::test::connection_use
