@@ -90,8 +90,8 @@ namespace {
 constexpr size_t kMaxArenaBlock = 1 << 20;
 // The arena's pages are mapped ahead of the writes in chunks this size
 // (populateThrough): one call maps 16 pages, where the writes faulted each
-// page in alone (about 145,000 faults in a key-ordered load of the
-// benchmark). A chunk is small next to a memstore, so mapping ahead adds
+// page in alone (about 145,000 faults in the benchmark's key-ordered load,
+// run by keyscope-read-probe). A chunk is small next to a memstore, so mapping ahead adds
 // little to the resident set.
 constexpr size_t kPopulateChunk = 64 << 10;
 }  // namespace
