@@ -13,6 +13,7 @@
 #include "engine/catalog_checksum.h"
 #include "engine/lock_holder.h"
 #include "engine/sqlite_pages.h"
+#include "engine/wal_coalescing_vfs.h"
 #include "stats/stats_schema.h"
 
 namespace keyscope::engine {
@@ -163,7 +164,7 @@ Result<std::unique_ptr<Catalog>> Catalog::openIn(const std::string& path, bool c
 
   sqlite3* db = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, WalCoalescingVfs::instance().name());
   if (rc != SQLITE_OK) {
     Status s = sqliteError(db, rc, "opening " + path);
     sqlite3_close(db);
@@ -339,7 +340,7 @@ Status Catalog::prepareStatements() {
 
 Result<sqlite3*> Catalog::openConnection(int flags, const char* role) const {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(m_path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int rc = sqlite3_open_v2(m_path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, WalCoalescingVfs::instance().name());
   if (rc != SQLITE_OK) {
     Status s = sqliteError(db, rc, std::string("opening a ") + role + " connection to " + m_path);
     sqlite3_close(db);
