@@ -18,13 +18,15 @@ bool marksCommit(const void* header) {
   return (b[4] | b[5] | b[6] | b[7]) != 0;
 }
 
-// A transaction larger than this (a store file's page transaction holds
-// about 448 KiB) reaches the file in several flushes.
-constexpr size_t kMaxBuffered = 1 << 20;
 // The default (unix) VFS writes at most 128 KiB - 1 bytes in one call (it
 // masks the count with 0x1ffff: SQLite itself never writes more than a
 // page), so a flush hands it pieces of this size.
 constexpr size_t kMaxWrite = 120 * 1024;
+// A transaction larger than this (a store file's page transaction holds
+// about 448 KiB; a batch's log record about 60 KiB) reaches the file in
+// several flushes. The buffer keeps its capacity for the next commit; the
+// bound keeps it small beside a workspace's other memory.
+constexpr size_t kMaxBuffered = 2 * kMaxWrite;
 
 }  // namespace
 
