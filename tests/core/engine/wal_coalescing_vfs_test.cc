@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine_test_util.h"
+#include "keyscope/put_batch.h"
 
 namespace keyscope::engine {
 namespace {
@@ -211,14 +212,44 @@ TEST_F(WalCoalescingVfsTest, ASpilledTransactionSurvivesRecoveryOfTheLogFromTheF
   EXPECT_EQ(m_coalescing.lateFlushes(), 0u);
 }
 
-TEST(WalCoalescingVfsInstance, AWorkspaceWritesItsLogThroughIt) {
-  ASSERT_NE(WalCoalescingVfs::instance().name(), nullptr);
+// A workspace's commits of every kind - batches, flushes' store-file pages
+// (transactions larger than the buffer), a major compaction - go through
+// the VFS, none leaves bytes for the backstop, and everything reads back
+// after a reopen.
+TEST(WalCoalescingVfsInstance, AWorkspaceWritesThroughItAndLeavesNothingForTheBackstop) {
+  WalCoalescingVfs& vfs = WalCoalescingVfs::instance();
+  ASSERT_NE(vfs.name(), nullptr);
+  const uint64_t bufferedBefore = vfs.bufferedWrites();
+  const uint64_t flushesBefore = vfs.flushes();
+  const uint64_t lateBefore = vfs.lateFlushes();
+
   test::EngineFixture fx;
-  fx.createTable("t", {test::familyOf("f")});
-  const uint64_t before = WalCoalescingVfs::instance().bufferedWrites();
-  fx.putNow("t", "row", "f:q", std::string(20000, 'v'));
-  EXPECT_GT(WalCoalescingVfs::instance().bufferedWrites(), before);
-  EXPECT_EQ(WalCoalescingVfs::instance().lateFlushes(), 0u);
+  TableOptions table;
+  table.name = "t";
+  table.memstoreFlushSize = 1 << 20;
+  FamilyOptions family;
+  family.name = "f";
+  family.compression = Compression::kNone;  // store files as large as their cells
+  table.families = {family};
+  ASSERT_TRUE(fx.ws().createTable(table).isOk());
+  const std::string value(300, 'v');
+  constexpr int kBatches = 60;
+  constexpr int kCells = 200;
+  for (int b = 0; b < kBatches; ++b) {
+    PutBatch batch;
+    for (int c = 0; c < kCells; ++c)
+      batch.add("row" + std::to_string(b * kCells + c + 100000), "f", "q", kLatestTimestamp, value);
+    ASSERT_TRUE(fx.ws().mutate("t", batch).isOk());
+  }
+  fx.flush("t");
+  fx.majorCompact("t");
+  EXPECT_GE(vfs.bufferedWrites() - bufferedBefore, static_cast<uint64_t>(kBatches) * 14);
+  EXPECT_GE(vfs.flushes() - flushesBefore, static_cast<uint64_t>(kBatches));
+  EXPECT_EQ(vfs.lateFlushes() - lateBefore, 0u);
+
+  fx.reopen();
+  ScanOptions all;
+  EXPECT_EQ(fx.scanCells("t", all).size(), static_cast<size_t>(kBatches * kCells));
 }
 
 }  // namespace
