@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine_test_util.h"
+#include "pass_through_vfs.h"
 #include "keyscope/put_batch.h"
 
 namespace keyscope::engine {
@@ -20,86 +21,23 @@ namespace {
 
 // Passes everything to the default VFS; counts the writes to -wal files and
 // fails them with SQLITE_FULL while failWrites is set.
-class LogWriteWatch {
+class LogWriteWatch final : public test::PassThroughVfs {
  public:
-  static constexpr const char* kName = "log-write-watch";
-
-  LogWriteWatch() {
-    m_base = sqlite3_vfs_find(nullptr);
-    m_vfs = *m_base;
-    m_vfs.zName = kName;
-    m_vfs.szOsFile = static_cast<int>(sizeof(File)) + m_base->szOsFile;
-    m_vfs.pAppData = this;
-    m_vfs.xOpen = &LogWriteWatch::open;
-    m_vfs.pNext = nullptr;
-    EXPECT_EQ(sqlite3_vfs_register(&m_vfs, 0), SQLITE_OK);
-  }
-  ~LogWriteWatch() { sqlite3_vfs_unregister(&m_vfs); }
-
-  sqlite3_vfs* vfs() { return &m_vfs; }
+  LogWriteWatch() : PassThroughVfs("log-write-watch") {}
 
   std::atomic<int> writes{0};
   std::atomic<int> headerOnlyWrites{0};  // 24 bytes: a frame header alone
   std::atomic<bool> failWrites{false};
 
  private:
-  struct File {
-    sqlite3_file base;
-    LogWriteWatch* watch;
-    bool wal;
-    sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(this + 1); }
-  };
-  static File* of(sqlite3_file* f) { return reinterpret_cast<File*>(f); }
-  static const sqlite3_io_methods* real(sqlite3_file* f) { return of(f)->real()->pMethods; }
-
-  static int open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags, int* outFlags) {
-    auto* self = static_cast<LogWriteWatch*>(vfs->pAppData);
-    File* file = of(f);
-    file->watch = self;
-    file->wal = (flags & SQLITE_OPEN_WAL) != 0;
-    const int rc = self->m_base->xOpen(self->m_base, name, file->real(), flags, outFlags);
-    file->base.pMethods = file->real()->pMethods != nullptr ? &kMethods : nullptr;
-    return rc;
-  }
-  static int write(sqlite3_file* f, const void* p, int n, sqlite3_int64 at) {
-    File* file = of(f);
-    if (file->wal) {
-      if (file->watch->failWrites) return SQLITE_FULL;
-      ++file->watch->writes;
-      if (n == 24) ++file->watch->headerOnlyWrites;
+  int onWrite(File& file, const void* p, int n, sqlite3_int64 at) override {
+    if (file.isWal()) {
+      if (failWrites) return SQLITE_FULL;
+      ++writes;
+      if (n == 24) ++headerOnlyWrites;
     }
-    return real(f)->xWrite(file->real(), p, n, at);
+    return PassThroughVfs::onWrite(file, p, n, at);
   }
-  static int close(sqlite3_file* f) { return real(f)->xClose(of(f)->real()); }
-  static int read(sqlite3_file* f, void* p, int n, sqlite3_int64 at) { return real(f)->xRead(of(f)->real(), p, n, at); }
-  static int truncate(sqlite3_file* f, sqlite3_int64 size) { return real(f)->xTruncate(of(f)->real(), size); }
-  static int sync(sqlite3_file* f, int flags) { return real(f)->xSync(of(f)->real(), flags); }
-  static int fileSize(sqlite3_file* f, sqlite3_int64* size) { return real(f)->xFileSize(of(f)->real(), size); }
-  static int lock(sqlite3_file* f, int level) { return real(f)->xLock(of(f)->real(), level); }
-  static int unlock(sqlite3_file* f, int level) { return real(f)->xUnlock(of(f)->real(), level); }
-  static int checkReserved(sqlite3_file* f, int* out) { return real(f)->xCheckReservedLock(of(f)->real(), out); }
-  static int fileControl(sqlite3_file* f, int op, void* arg) { return real(f)->xFileControl(of(f)->real(), op, arg); }
-  static int sectorSize(sqlite3_file* f) { return real(f)->xSectorSize(of(f)->real()); }
-  static int device(sqlite3_file* f) { return real(f)->xDeviceCharacteristics(of(f)->real()); }
-  static int shmMap(sqlite3_file* f, int r, int size, int extend, void volatile** out) {
-    return real(f)->xShmMap(of(f)->real(), r, size, extend, out);
-  }
-  static int shmLock(sqlite3_file* f, int offset, int n, int flags) {
-    return real(f)->xShmLock(of(f)->real(), offset, n, flags);
-  }
-  static void shmBarrier(sqlite3_file* f) { real(f)->xShmBarrier(of(f)->real()); }
-  static int shmUnmap(sqlite3_file* f, int del) { return real(f)->xShmUnmap(of(f)->real(), del); }
-  static int fetch(sqlite3_file* f, sqlite3_int64 at, int n, void** out) {
-    return real(f)->xFetch(of(f)->real(), at, n, out);
-  }
-  static int unfetch(sqlite3_file* f, sqlite3_int64 at, void* p) { return real(f)->xUnfetch(of(f)->real(), at, p); }
-
-  static constexpr sqlite3_io_methods kMethods = {
-      3,          &close,     &read,   &write,  &truncate,   &sync,   &fileSize, &lock,   &unlock, &checkReserved,
-      &fileControl, &sectorSize, &device, &shmMap, &shmLock, &shmBarrier, &shmUnmap, &fetch, &unfetch};
-
-  sqlite3_vfs m_vfs{};
-  sqlite3_vfs* m_base = nullptr;
 };
 
 class WalCoalescingVfsTest : public ::testing::Test {
