@@ -340,7 +340,8 @@ Status Catalog::prepareStatements() {
 
 Result<sqlite3*> Catalog::openConnection(int flags, const char* role) const {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(m_path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, WalCoalescingVfs::instance().name());
+  const int rc = sqlite3_open_v2(m_path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX,
+                                 WalCoalescingVfs::instance().name());
   if (rc != SQLITE_OK) {
     Status s = sqliteError(db, rc, std::string("opening a ") + role + " connection to " + m_path);
     sqlite3_close(db);

@@ -66,7 +66,7 @@ struct WalCoalescingVfs::File {
 
   // Whether a write of n bytes at `at` is one this file keeps for later.
   bool buffers(int n, sqlite3_int64 at) const {
-    if (endsInHeader) return at == lastWriteEnd;  // the page after its header
+    if (endsInHeader) return at == lastWriteEnd;         // the page after its header
     return n == kFrameHeaderSize && at == lastWriteEnd;  // the next frame's header
   }
 
@@ -112,7 +112,9 @@ namespace {
 
 using File = WalCoalescingVfs::File;
 
-File* of(sqlite3_file* f) { return reinterpret_cast<File*>(f); }
+File* of(sqlite3_file* f) {
+  return reinterpret_cast<File*>(f);
+}
 
 int xClose(sqlite3_file* f) {
   File* file = of(f);
@@ -130,7 +132,9 @@ int xRead(sqlite3_file* f, void* p, int n, sqlite3_int64 at) {
   return file->methods()->xRead(file->real(), p, n, at);
 }
 
-int xWrite(sqlite3_file* f, const void* p, int n, sqlite3_int64 at) { return of(f)->write(p, n, at); }
+int xWrite(sqlite3_file* f, const void* p, int n, sqlite3_int64 at) {
+  return of(f)->write(p, n, at);
+}
 
 int xTruncate(sqlite3_file* f, sqlite3_int64 size) {
   File* file = of(f);
@@ -151,8 +155,12 @@ int xFileSize(sqlite3_file* f, sqlite3_int64* size) {
   return file->methods()->xFileSize(file->real(), size);
 }
 
-int xLock(sqlite3_file* f, int level) { return of(f)->methods()->xLock(of(f)->real(), level); }
-int xUnlock(sqlite3_file* f, int level) { return of(f)->methods()->xUnlock(of(f)->real(), level); }
+int xLock(sqlite3_file* f, int level) {
+  return of(f)->methods()->xLock(of(f)->real(), level);
+}
+int xUnlock(sqlite3_file* f, int level) {
+  return of(f)->methods()->xUnlock(of(f)->real(), level);
+}
 int xCheckReservedLock(sqlite3_file* f, int* out) {
   return of(f)->methods()->xCheckReservedLock(of(f)->real(), out);
 }
@@ -163,8 +171,12 @@ int xFileControl(sqlite3_file* f, int op, void* arg) {
   return file->methods()->xFileControl(file->real(), op, arg);
 }
 
-int xSectorSize(sqlite3_file* f) { return of(f)->methods()->xSectorSize(of(f)->real()); }
-int xDeviceCharacteristics(sqlite3_file* f) { return of(f)->methods()->xDeviceCharacteristics(of(f)->real()); }
+int xSectorSize(sqlite3_file* f) {
+  return of(f)->methods()->xSectorSize(of(f)->real());
+}
+int xDeviceCharacteristics(sqlite3_file* f) {
+  return of(f)->methods()->xDeviceCharacteristics(of(f)->real());
+}
 
 int xShmMap(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
   File* file = of(f);
@@ -193,19 +205,37 @@ int xShmUnmap(sqlite3_file* f, int deleteFlag) {
 int xFetch(sqlite3_file* f, sqlite3_int64 at, int n, void** out) {
   return of(f)->methods()->xFetch(of(f)->real(), at, n, out);
 }
-int xUnfetch(sqlite3_file* f, sqlite3_int64 at, void* p) { return of(f)->methods()->xUnfetch(of(f)->real(), at, p); }
+int xUnfetch(sqlite3_file* f, sqlite3_int64 at, void* p) {
+  return of(f)->methods()->xUnfetch(of(f)->real(), at, p);
+}
 
 // Version 3, as the default (unix) VFS's files (open() refuses older ones).
-constexpr sqlite3_io_methods kMethods = {
-    3,        &xClose,     &xRead,     &xWrite,     &xTruncate,   &xSync,  &xFileSize, &xLock,   &xUnlock,
-    &xCheckReservedLock,   &xFileControl,           &xSectorSize, &xDeviceCharacteristics,  &xShmMap, &xShmLock,
-    &xShmBarrier,          &xShmUnmap,              &xFetch,      &xUnfetch};
+constexpr sqlite3_io_methods kMethods = {3,
+                                         &xClose,
+                                         &xRead,
+                                         &xWrite,
+                                         &xTruncate,
+                                         &xSync,
+                                         &xFileSize,
+                                         &xLock,
+                                         &xUnlock,
+                                         &xCheckReservedLock,
+                                         &xFileControl,
+                                         &xSectorSize,
+                                         &xDeviceCharacteristics,
+                                         &xShmMap,
+                                         &xShmLock,
+                                         &xShmBarrier,
+                                         &xShmUnmap,
+                                         &xFetch,
+                                         &xUnfetch};
 
 }  // namespace
 
 WalCoalescingVfs& WalCoalescingVfs::instance() {
   // Never destroyed: connections may close during static destruction.
-  static WalCoalescingVfs* const vfs = new WalCoalescingVfs("keyscope-wal-coalescing", sqlite3_vfs_find(nullptr));
+  static WalCoalescingVfs* const vfs =
+      new WalCoalescingVfs("keyscope-wal-coalescing", sqlite3_vfs_find(nullptr));
   return *vfs;
 }
 
@@ -224,9 +254,12 @@ WalCoalescingVfs::~WalCoalescingVfs() {
   if (m_registered) sqlite3_vfs_unregister(&m_vfs);
 }
 
-const char* WalCoalescingVfs::name() const { return m_registered ? m_vfs.zName : nullptr; }
+const char* WalCoalescingVfs::name() const {
+  return m_registered ? m_vfs.zName : nullptr;
+}
 
-int WalCoalescingVfs::open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags, int* outFlags) {
+int WalCoalescingVfs::open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags,
+                           int* outFlags) {
   auto* self = static_cast<WalCoalescingVfs*>(vfs->pAppData);
   File* file = new (f) File();
   file->vfs = self;
@@ -251,7 +284,8 @@ int WalCoalescingVfs::open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, 
     // The database's handle, so that its shared-memory calls can flush
     // this one (the backstop). Our own File: the pager opened it through
     // this VFS.
-    if (sqlite3_file* db = sqlite3_database_file_object(name); db != nullptr && db->pMethods == &kMethods) {
+    if (sqlite3_file* db = sqlite3_database_file_object(name);
+        db != nullptr && db->pMethods == &kMethods) {
       file->database = of(db);
       file->database->log = file;
     }

@@ -30,9 +30,10 @@
 // rules above leave nothing to flush there; lateFlushes() counts the times
 // one did find bytes, for tests.
 //
-// Crash safety is the default VFS's: bytes are buffered only inside
-// SQLite's call that writes a transaction's frames, and a transaction is
-// acknowledged only after its commit frame's write has returned.
+// Crash safety is the default VFS's: buffered bytes belong to a transaction
+// that has not committed (a commit's own write flushes them; frames a cache
+// spill wrote wait at most until the next call on the file), and a
+// transaction is acknowledged only after its commit frame's write returned.
 //
 // Threads: a file handle is used by one thread at a time (SQLite's
 // connection rule); the counters are atomic.

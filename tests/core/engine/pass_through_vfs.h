@@ -22,7 +22,8 @@ class PassThroughVfs {
     m_vfs.pAppData = this;
     m_vfs.xOpen = &PassThroughVfs::open;
     m_vfs.pNext = nullptr;
-    if (sqlite3_vfs_register(&m_vfs, 0) != SQLITE_OK) ADD_FAILURE() << "sqlite3_vfs_register " << name;
+    if (sqlite3_vfs_register(&m_vfs, 0) != SQLITE_OK)
+      ADD_FAILURE() << "sqlite3_vfs_register " << name;
   }
   // REQUIRES: no connection uses it any more.
   virtual ~PassThroughVfs() { sqlite3_vfs_unregister(&m_vfs); }
@@ -49,7 +50,9 @@ class PassThroughVfs {
   virtual int onWrite(File& file, const void* p, int n, sqlite3_int64 at) {
     return file.real()->pMethods->xWrite(file.real(), p, n, at);
   }
-  virtual int onSync(File& file, int flags) { return file.real()->pMethods->xSync(file.real(), flags); }
+  virtual int onSync(File& file, int flags) {
+    return file.real()->pMethods->xSync(file.real(), flags);
+  }
   virtual int onShmLock(File& file, int offset, int n, int flags) {
     return file.real()->pMethods->xShmLock(file.real(), offset, n, flags);
   }
@@ -70,19 +73,31 @@ class PassThroughVfs {
   }
 
   static int close(sqlite3_file* f) { return real(f)->xClose(of(f)->real()); }
-  static int read(sqlite3_file* f, void* p, int n, sqlite3_int64 at) { return real(f)->xRead(of(f)->real(), p, n, at); }
+  static int read(sqlite3_file* f, void* p, int n, sqlite3_int64 at) {
+    return real(f)->xRead(of(f)->real(), p, n, at);
+  }
   static int write(sqlite3_file* f, const void* p, int n, sqlite3_int64 at) {
     return of(f)->vfs->onWrite(*of(f), p, n, at);
   }
-  static int truncate(sqlite3_file* f, sqlite3_int64 size) { return real(f)->xTruncate(of(f)->real(), size); }
+  static int truncate(sqlite3_file* f, sqlite3_int64 size) {
+    return real(f)->xTruncate(of(f)->real(), size);
+  }
   static int sync(sqlite3_file* f, int flags) { return of(f)->vfs->onSync(*of(f), flags); }
-  static int fileSize(sqlite3_file* f, sqlite3_int64* size) { return real(f)->xFileSize(of(f)->real(), size); }
+  static int fileSize(sqlite3_file* f, sqlite3_int64* size) {
+    return real(f)->xFileSize(of(f)->real(), size);
+  }
   static int lock(sqlite3_file* f, int level) { return real(f)->xLock(of(f)->real(), level); }
   static int unlock(sqlite3_file* f, int level) { return real(f)->xUnlock(of(f)->real(), level); }
-  static int checkReservedLock(sqlite3_file* f, int* out) { return real(f)->xCheckReservedLock(of(f)->real(), out); }
-  static int fileControl(sqlite3_file* f, int op, void* arg) { return real(f)->xFileControl(of(f)->real(), op, arg); }
+  static int checkReservedLock(sqlite3_file* f, int* out) {
+    return real(f)->xCheckReservedLock(of(f)->real(), out);
+  }
+  static int fileControl(sqlite3_file* f, int op, void* arg) {
+    return real(f)->xFileControl(of(f)->real(), op, arg);
+  }
   static int sectorSize(sqlite3_file* f) { return real(f)->xSectorSize(of(f)->real()); }
-  static int deviceCharacteristics(sqlite3_file* f) { return real(f)->xDeviceCharacteristics(of(f)->real()); }
+  static int deviceCharacteristics(sqlite3_file* f) {
+    return real(f)->xDeviceCharacteristics(of(f)->real());
+  }
   static int shmMap(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
     return real(f)->xShmMap(of(f)->real(), region, size, extend, out);
   }
@@ -90,17 +105,36 @@ class PassThroughVfs {
     return of(f)->vfs->onShmLock(*of(f), offset, n, flags);
   }
   static void shmBarrier(sqlite3_file* f) { real(f)->xShmBarrier(of(f)->real()); }
-  static int shmUnmap(sqlite3_file* f, int deleteFlag) { return real(f)->xShmUnmap(of(f)->real(), deleteFlag); }
+  static int shmUnmap(sqlite3_file* f, int deleteFlag) {
+    return real(f)->xShmUnmap(of(f)->real(), deleteFlag);
+  }
   static int fetch(sqlite3_file* f, sqlite3_int64 at, int n, void** out) {
     return real(f)->xFetch(of(f)->real(), at, n, out);
   }
-  static int unfetch(sqlite3_file* f, sqlite3_int64 at, void* p) { return real(f)->xUnfetch(of(f)->real(), at, p); }
+  static int unfetch(sqlite3_file* f, sqlite3_int64 at, void* p) {
+    return real(f)->xUnfetch(of(f)->real(), at, p);
+  }
 
   // Version 3, as the default (unix) VFS's files.
-  static constexpr sqlite3_io_methods kMethods = {
-      3,        &close,     &read,     &write,     &truncate,   &sync,  &fileSize, &lock,   &unlock,
-      &checkReservedLock,   &fileControl,          &sectorSize, &deviceCharacteristics,  &shmMap, &shmLock,
-      &shmBarrier,          &shmUnmap,             &fetch,      &unfetch};
+  static constexpr sqlite3_io_methods kMethods = {3,
+                                                  &close,
+                                                  &read,
+                                                  &write,
+                                                  &truncate,
+                                                  &sync,
+                                                  &fileSize,
+                                                  &lock,
+                                                  &unlock,
+                                                  &checkReservedLock,
+                                                  &fileControl,
+                                                  &sectorSize,
+                                                  &deviceCharacteristics,
+                                                  &shmMap,
+                                                  &shmLock,
+                                                  &shmBarrier,
+                                                  &shmUnmap,
+                                                  &fetch,
+                                                  &unfetch};
 
   sqlite3_vfs m_vfs{};
   sqlite3_vfs* m_base = nullptr;

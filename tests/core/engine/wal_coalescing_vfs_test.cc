@@ -13,8 +13,8 @@
 #include <string>
 
 #include "engine_test_util.h"
-#include "pass_through_vfs.h"
 #include "keyscope/put_batch.h"
+#include "pass_through_vfs.h"
 
 namespace keyscope::engine {
 namespace {
@@ -57,7 +57,8 @@ class WalCoalescingVfsTest : public ::testing::Test {
 
   static sqlite3* open(const std::string& path, const char* vfs) {
     sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs), SQLITE_OK);
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs),
+              SQLITE_OK);
     return db;
   }
   static void exec(sqlite3* db, const std::string& sql) {
@@ -66,10 +67,13 @@ class WalCoalescingVfsTest : public ::testing::Test {
     EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error != nullptr ? error : "");
     sqlite3_free(error);
   }
-  static int execRc(sqlite3* db, const std::string& sql) { return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); }
+  static int execRc(sqlite3* db, const std::string& sql) {
+    return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+  }
   static int64_t scalar(sqlite3* db, const std::string& sql) {
     sqlite3_stmt* st = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db);
     int64_t value = -1;
     if (sqlite3_step(st) == SQLITE_ROW) value = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -139,7 +143,8 @@ TEST_F(WalCoalescingVfsTest, ASpilledTransactionSurvivesRecoveryOfTheLogFromTheF
   const std::string copy = m_dir.file("copy.sqlite");
   std::filesystem::copy_file(m_path, copy);
   std::filesystem::copy_file(m_path + "-wal", copy + "-wal");
-  EXPECT_GT(m_watch.headerOnlyWrites - headersBefore, 0) << "no checksum was rewritten: the test did not spill";
+  EXPECT_GT(m_watch.headerOnlyWrites - headersBefore, 0)
+      << "no checksum was rewritten: the test did not spill";
 
   const int64_t bytes = 60 * 2000 + 59 * 60 / 2;
   EXPECT_EQ(scalar(m_db, "SELECT sum(length(v)) FROM t"), bytes);
