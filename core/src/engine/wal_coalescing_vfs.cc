@@ -77,10 +77,10 @@ struct WalCoalescingVfs::File {
       return methods()->xWrite(real(), data, n, at);
     }
     if (buffer.size() + static_cast<size_t>(n) > kMaxBuffered) {
+      // Full: write what is held, even a header whose page is this write
+      // (the file gets the same bytes either way), and go on with the frame.
       const bool keepHeaderState = endsInHeader;
       const bool keepCommit = headerMarksCommit;
-      // Flush all but an unfinished frame's header would split the frame;
-      // splitting is harmless (the file gets the same bytes), so flush all.
       if (int rc = flush(); rc != SQLITE_OK) return rc;
       endsInHeader = keepHeaderState;
       headerMarksCommit = keepCommit;
