@@ -1,13 +1,17 @@
 #include "engine/block_dictionary.h"
 
 // fastCover with fixed parameters: zdict.h's "advanced" section, exported by
-// the shared libzstd as well.
+// the shared libzstd as well. Likewise ZSTD_createDDict_byReference, from
+// zstd.h's: a dictionary digested in place, so that decoders can put blocks
+// right after it (DecompressionDictionary).
 #define ZDICT_STATIC_LINKING_ONLY
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zdict.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace keyscope::engine {
 
@@ -94,15 +98,78 @@ bool BlockCompressor::compress(BytesView raw, int level, std::string* out, std::
 
 // --- DecompressionDictionary ---
 
+// The dictionary's bytes with room for a block after them, and zstd's digest
+// of them by reference, so that its content ends where the room begins.
+struct DecompressionDictionary::Decoder {
+  std::unique_ptr<char[]> buffer;
+  ZSTD_DDict* ddict = nullptr;
+  size_t dictionarySize = 0;
+
+  ~Decoder() { ZSTD_freeDDict(ddict); }
+  char* room() { return buffer.get() + dictionarySize; }
+
+  // Null when zstd cannot load the bytes or memory runs out.
+  static std::unique_ptr<Decoder> make(BytesView dictionary) {
+    auto decoder = std::make_unique<Decoder>();
+    decoder->buffer.reset(new (std::nothrow) char[dictionary.size() + kDecoderRoom]);
+    if (decoder->buffer == nullptr) return nullptr;
+    std::memcpy(decoder->buffer.get(), dictionary.data(), dictionary.size());
+    decoder->dictionarySize = dictionary.size();
+    decoder->ddict = ZSTD_createDDict_byReference(decoder->buffer.get(), dictionary.size());
+    return decoder->ddict == nullptr ? nullptr : std::move(decoder);
+  }
+};
+
 std::unique_ptr<DecompressionDictionary> DecompressionDictionary::load(BytesView bytes) {
   // A trained dictionary starts with zstd's dictionary magic; without it zstd
   // would take any bytes as raw content and never say they are damaged.
   if (ZDICT_getDictID(bytes.data(), bytes.size()) == 0) return nullptr;
-  ZSTD_DDict* ddict = ZSTD_createDDict(bytes.data(), bytes.size());
-  if (ddict == nullptr) return nullptr;
-  return std::unique_ptr<DecompressionDictionary>(new DecompressionDictionary(ddict));
+  std::unique_ptr<Decoder> first = Decoder::make(bytes);
+  if (first == nullptr) return nullptr;
+  return std::unique_ptr<DecompressionDictionary>(new DecompressionDictionary(std::move(first)));
 }
 
-DecompressionDictionary::~DecompressionDictionary() { ZSTD_freeDDict(m_ddict); }
+DecompressionDictionary::DecompressionDictionary(std::unique_ptr<Decoder> first) : m_first(first.get()) {
+  m_idle.push_back(first.get());
+  m_decoders.push_back(std::move(first));
+}
+
+DecompressionDictionary::~DecompressionDictionary() = default;
+
+DecompressionDictionary::Decoder* DecompressionDictionary::takeDecoder() const {
+  std::lock_guard lock(m_mutex);
+  if (m_idle.empty()) {
+    // A decode beside the others: one more decoder, kept for the next ones.
+    std::unique_ptr<Decoder> decoder =
+        Decoder::make(BytesView(m_first->buffer.get(), m_first->dictionarySize));
+    if (decoder == nullptr) return nullptr;
+    m_decoders.push_back(std::move(decoder));
+    return m_decoders.back().get();
+  }
+  Decoder* decoder = m_idle.back();
+  m_idle.pop_back();
+  return decoder;
+}
+
+void DecompressionDictionary::returnDecoder(Decoder* decoder) const {
+  std::lock_guard lock(m_mutex);
+  m_idle.push_back(decoder);
+}
+
+size_t DecompressionDictionary::decompress(ZSTD_DCtx* ctx, BytesView frame, char* raw, size_t rawSize) const {
+  if (rawSize <= kDecoderRoom) {
+    if (Decoder* decoder = takeDecoder()) {
+      const size_t n = ZSTD_decompress_usingDDict(ctx, decoder->room(), kDecoderRoom, frame.data(), frame.size(),
+                                                  decoder->ddict);
+      // More than rawSize is not copied: the caller reports the size it did not expect.
+      if (!ZSTD_isError(n) && n <= rawSize) std::memcpy(raw, decoder->room(), n);
+      returnDecoder(decoder);
+      return n;
+    }
+  }
+  // Only the digest is read here, never a decoder's room: any number of these
+  // may run beside the decodes in rooms.
+  return ZSTD_decompress_usingDDict(ctx, raw, rawSize, frame.data(), frame.size(), m_first->ddict);
+}
 
 }  // namespace keyscope::engine

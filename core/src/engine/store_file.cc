@@ -261,8 +261,7 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
       raw->resize(rawSize);
       const size_t n =
           dictionary != nullptr
-              ? ZSTD_decompress_usingDDict(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size(),
-                                           dictionary->get())
+              ? dictionary->decompress(threadDCtx(), payload, raw->data(), rawSize)
               : ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
       if (ZSTD_isError(n)) {
         *error = std::string("zstd: ") + ZSTD_getErrorName(n);
