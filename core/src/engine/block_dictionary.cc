@@ -137,18 +137,21 @@ DecompressionDictionary::DecompressionDictionary(std::unique_ptr<Decoder> first)
 DecompressionDictionary::~DecompressionDictionary() = default;
 
 DecompressionDictionary::Decoder* DecompressionDictionary::takeDecoder() const {
-  std::lock_guard lock(m_mutex);
-  if (m_idle.empty()) {
-    // A decode beside the others: one more decoder, kept for the next ones.
-    std::unique_ptr<Decoder> decoder =
-        Decoder::make(BytesView(m_first->buffer.get(), m_first->dictionarySize));
-    if (decoder == nullptr) return nullptr;
-    m_decoders.push_back(std::move(decoder));
-    return m_decoders.back().get();
+  {
+    std::lock_guard lock(m_mutex);
+    if (!m_idle.empty()) {
+      Decoder* decoder = m_idle.back();
+      m_idle.pop_back();
+      return decoder;
+    }
   }
-  Decoder* decoder = m_idle.back();
-  m_idle.pop_back();
-  return decoder;
+  // A decode beside the others: one more decoder (made outside the lock, the
+  // dictionary bytes of the first being immutable), kept for the next ones.
+  std::unique_ptr<Decoder> made = Decoder::make(BytesView(m_first->buffer.get(), m_first->dictionarySize));
+  if (made == nullptr) return nullptr;
+  std::lock_guard lock(m_mutex);
+  m_decoders.push_back(std::move(made));
+  return m_decoders.back().get();
 }
 
 void DecompressionDictionary::returnDecoder(Decoder* decoder) const {
