@@ -110,7 +110,8 @@ struct DecompressionDictionary::Decoder {
 
   // Null when zstd cannot load the bytes or memory runs out.
   static std::unique_ptr<Decoder> make(BytesView dictionary) {
-    auto decoder = std::make_unique<Decoder>();
+    std::unique_ptr<Decoder> decoder(new (std::nothrow) Decoder);
+    if (decoder == nullptr) return nullptr;
     decoder->buffer.reset(new (std::nothrow) char[dictionary.size() + kDecoderRoom]);
     if (decoder->buffer == nullptr) return nullptr;
     std::memcpy(decoder->buffer.get(), dictionary.data(), dictionary.size());
