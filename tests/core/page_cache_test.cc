@@ -22,7 +22,7 @@ PageCache::Block namedBlock(int64_t fileId, uint32_t blockNo, size_t size) {
   std::string bytes;
   while (bytes.size() < size) bytes += name;
   bytes.resize(std::max(size, name.size()));
-  return std::make_shared<const std::string>(std::move(bytes));
+  return std::make_shared<const std::string>(bytes);  // a copy: no spare capacity
 }
 
 bool names(const PageCache::Block& block, int64_t fileId, uint32_t blockNo) {
@@ -146,6 +146,27 @@ TEST(PageCache, AStreamOfInsertsKeepsTheNewestThatFit) {
     EXPECT_LE(cache.usage(), 16u * 1000);
     EXPECT_NE(cache.lookup(5, 0), nullptr);
   }
+}
+
+// A buffer with room to spare (one reused for a smaller block) holds that
+// room in memory: the cache's budget counts it.
+TEST(PageCache, ABlockIsChargedTheBytesItsBufferHolds) {
+  PageCache cache(10000, 0);
+  const auto roomy = [] {
+    auto block = std::make_shared<std::string>();
+    block->reserve(4000);
+    block->assign(100, 'x');
+    return block;
+  };
+  const std::shared_ptr<std::string> first = roomy();
+  cache.insert(1, 0, first);
+  EXPECT_EQ(cache.usage(), first->capacity());
+  EXPECT_GE(cache.usage(), 4000u);
+  cache.insert(1, 1, roomy());
+  cache.insert(1, 2, roomy());  // 3 x 4000 > 10000: the oldest goes
+  EXPECT_EQ(cache.entryCount(), 2u);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
+  EXPECT_LE(cache.usage(), 10000u);
 }
 
 TEST(PageCache, ADroppedBlocksBufferIsReusedByTheNextNewBlock) {

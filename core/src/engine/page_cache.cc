@@ -77,7 +77,7 @@ struct PageCache::Shard {
     unlinkLru(e);
     Entry** slot = slotOf(e->hash, e->fileId, e->blockNo);
     *slot = e->chain;
-    usage -= e->block->size();
+    usage -= e->block->capacity();
     --count;
   }
 
@@ -87,7 +87,7 @@ struct PageCache::Shard {
     e->chain = bucket;
     bucket = e;
     linkNewest(e);
-    usage += e->block->size();
+    usage += e->block->capacity();
     ++count;
   }
 
@@ -200,7 +200,7 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
 void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
-  const size_t charge = block->size();
+  const size_t charge = block->capacity();
   // Both declared before the lock, so what they free is freed after it.
   Shard::Dropped dropped;
   Block released;

@@ -1,7 +1,8 @@
 // PageCache: decompressed store-file blocks kept in memory for hot reads.
 //
 // An LRU cache keyed by (store file id, block number within the file), with a
-// capacity in bytes: each block is charged its size. Values are
+// capacity in bytes: each block is charged the bytes its buffer holds (its
+// capacity, which a reused buffer may have beyond its size). Values are
 // shared_ptr<const std::string>, so an iterator keeps the block it is reading
 // alive after the cache evicts or erases it.
 //
