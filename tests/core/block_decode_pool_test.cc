@@ -7,8 +7,11 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <random>
 #include <string>
 #include <thread>
@@ -154,6 +157,131 @@ TEST(BlockDecodePoolTest, JobsOutliveThePool) {
     ASSERT_TRUE(t.ok) << i << ": " << t.error;
     EXPECT_EQ(*t.block, raws[i]) << i;
   }
+}
+
+// Serves stored blocks by number, as a reader's page source would, and
+// notes the threads it was called on.
+class BlockShelf final : public StoredBlockFetcher {
+ public:
+  explicit BlockShelf(std::vector<std::string> stored) : m_stored(std::move(stored)) {}
+  Status fetchStored(size_t blockNo, std::string* stored) const override {
+    {
+      std::lock_guard lock(m_mutex);
+      m_threads.insert(std::this_thread::get_id());
+    }
+    if (blockNo >= m_stored.size()) return Status::corruption("block " + std::to_string(blockNo) + " is missing");
+    stored->assign(m_stored[blockNo]);
+    return Status::ok();
+  }
+  bool calledOnAnotherThread() const {
+    std::lock_guard lock(m_mutex);
+    return m_threads.size() > 1 || (m_threads.size() == 1 && !m_threads.contains(std::this_thread::get_id()));
+  }
+
+ private:
+  std::vector<std::string> m_stored;
+  mutable std::mutex m_mutex;
+  mutable std::set<std::thread::id> m_threads;
+};
+
+BlockDecodeInput fetchedInput(const BlockShelf& shelf, size_t blockNo, const std::string& raw, uint64_t seed) {
+  BlockDecodeInput input;
+  input.fetcher = &shelf;
+  input.blockNo = blockNo;
+  input.rawSize = static_cast<uint32_t>(raw.size());
+  input.block = std::make_shared<std::string>(raw.size(), '\0');
+  input.checksumSeed = seed;
+  return input;
+}
+
+// A job given a fetcher reads its stored bytes itself, on the thread that
+// runs it, into the buffer it was given, and hands them back.
+TEST(BlockDecodePoolTest, AJobWithAFetcherFetchesAndDecodesItsBlock) {
+  std::vector<std::string> raws, stored;
+  for (int i = 0; i < 50; ++i) {
+    raws.push_back(rawBlock(i));
+    stored.push_back(storedBlock(raws.back(), 70 + static_cast<uint64_t>(i)));
+  }
+  const BlockShelf shelf(stored);
+  BlockDecodePool pool(1);
+  std::vector<std::shared_ptr<BlockDecodeJob>> jobs;
+  for (size_t i = 0; i < raws.size(); ++i) jobs.push_back(pool.submit(fetchedInput(shelf, i, raws[i], 70 + i)));
+  ASSERT_TRUE(becomesDone(*jobs.back()));
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Taken t = take(*jobs[i]);
+    ASSERT_TRUE(t.ok) << i << ": " << t.error << jobs[i]->fetchStatus().toString();
+    EXPECT_TRUE(jobs[i]->fetchStatus().isOk());
+    EXPECT_EQ(*t.block, raws[i]) << i;
+    EXPECT_EQ(t.buffer, stored[i]) << "the fetched bytes come back for reuse";
+  }
+  EXPECT_TRUE(shelf.calledOnAnotherThread()) << "the pool's thread fetched nothing";
+}
+
+// A failed fetch is the fetcher's Status, not a damaged block.
+TEST(BlockDecodePoolTest, AFailedFetchIsTheFetchersStatus) {
+  const BlockShelf shelf({});
+  BlockDecodePool pool(1);
+  const std::string raw = rawBlock(2);
+  const auto job = pool.submit(fetchedInput(shelf, 4, raw, 0));
+  const Taken t = take(*job);
+  EXPECT_FALSE(t.ok);
+  EXPECT_EQ(t.block, nullptr);
+  EXPECT_TRUE(t.error.empty()) << t.error;
+  EXPECT_EQ(job->fetchStatus().code(), Status::Code::kCorruption);
+  EXPECT_EQ(job->fetchStatus().message(), "block 4 is missing");
+}
+
+// A fetcher that holds its caller until let go, to catch a job mid-fetch.
+class HeldFetcher final : public StoredBlockFetcher {
+ public:
+  explicit HeldFetcher(std::string stored) : m_stored(std::move(stored)) {}
+  Status fetchStored(size_t, std::string* stored) const override {
+    started.store(true);
+    while (!released.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    stored->assign(m_stored);
+    return Status::ok();
+  }
+  mutable std::atomic<bool> started{false};
+  std::atomic<bool> released{false};
+
+ private:
+  std::string m_stored;
+};
+
+// cancelAndWait() returns only once a job a thread has started is done with
+// its fetcher (a reader that drops its readahead then frees the fetcher);
+// one still queued is skipped.
+TEST(BlockDecodePoolTest, CancelAndWaitWaitsForAFetchUnderWay) {
+  const std::string raw = rawBlock(5);
+  HeldFetcher held(storedBlock(raw, 0));
+  BlockDecodePool pool(1);
+  BlockDecodeInput input;
+  input.fetcher = &held;
+  input.rawSize = static_cast<uint32_t>(raw.size());
+  input.block = std::make_shared<std::string>(raw.size(), '\0');
+  const auto running = pool.submit(std::move(input));
+  const BlockShelf shelf({storedBlock(raw, 0)});
+  const auto queued = pool.submit(fetchedInput(shelf, 0, raw, 0));
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!held.started.load() && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(held.started.load()) << "the pool's thread never started the job";
+  queued->cancelAndWait();  // behind the held job in the one thread's queue: returns at once
+
+  std::atomic<bool> returned{false};
+  std::thread canceller([&] {
+    running->cancelAndWait();
+    returned.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(returned.load()) << "cancelAndWait() returned while the fetch was under way";
+  held.released.store(true);
+  canceller.join();
+  EXPECT_TRUE(returned.load());
+  EXPECT_TRUE(running->done());
+
+  const auto after = pool.submit(fetchedInput(shelf, 0, raw, 0));
+  ASSERT_TRUE(becomesDone(*after));
+  EXPECT_FALSE(queued->done()) << "the thread ran a cancelled job";
 }
 
 }  // namespace

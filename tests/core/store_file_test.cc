@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <regex>
 #include <set>
@@ -165,6 +166,28 @@ class TempWorkspace {
 
 const StoreFileLabel kLabel{"t", 3, "d"};
 
+// One page source for a reader and its readahead's pool thread at once: they
+// take turns on it, as on a LeasedPageSource's connection.
+class SharedPageSource final : public PageSource {
+ public:
+  explicit SharedPageSource(PageSource* inner) : m_inner(inner) {}
+  Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
+    std::lock_guard lock(m_mutex);
+    return m_inner->readRange(fileId, pageNo, offset, length, out);
+  }
+
+ private:
+  PageSource* m_inner;
+  std::mutex m_mutex;
+};
+
+// A context that reads ahead: the pool fetches through `pages` too.
+ReadContext readingAhead(PageSource* pages, BlockDecodePool* pool, ReadReport* report, bool fillCache) {
+  ReadContext context{pages, report, fillCache, pool};
+  context.readaheadPages = pages;
+  return context;
+}
+
 class StoreFileFixture {
  protected:
   // Writes the entries as a new store file and opens a reader on it.
@@ -189,7 +212,8 @@ class StoreFileFixture {
   }
 
   ReadContext context(ReadReport* report = nullptr, bool fillCache = true, bool readahead = false) {
-    return ReadContext{&m_source, report, fillCache, readahead ? &m_readahead : nullptr};
+    if (readahead) return readingAhead(&m_shared, &m_readahead, report, fillCache);
+    return ReadContext{&m_shared, report, fillCache};
   }
 
   static std::vector<Entry> scan(InternalIterator& it) {
@@ -207,6 +231,7 @@ class StoreFileFixture {
 
   TempWorkspace m_ws;
   SqlitePageSource m_source{m_ws.db()};
+  SharedPageSource m_shared{&m_source};
   PageCache m_cache{64 << 20};
   BlockDecodePool m_readahead{2};
   int64_t m_nextFileId = 12;
@@ -529,22 +554,47 @@ TEST_P(StoreFileLayouts, ReadingAheadReadsAndCountsWhatReadingInTurnDoes) {
   EXPECT_EQ(warm.bytesReadFromStorage, 0u);
 }
 
-// Which blocks of a file were fetched from storage, by the ranges read.
+// Which blocks of a file were fetched from storage, by the ranges read, on
+// whichever thread.
 class FetchRecorder final : public PageSource {
  public:
   FetchRecorder(PageSource* inner, const StoreFileMeta& meta) : m_inner(inner), m_meta(meta) {}
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
-    for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
-      if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) fetched.insert(b);
+    {
+      std::lock_guard lock(m_mutex);
+      for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
+        if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) m_fetched.insert(b);
+      }
     }
     return m_inner->readRange(fileId, pageNo, offset, length, out);
   }
-  std::set<size_t> fetched;
+  std::set<size_t> fetched() {
+    std::lock_guard lock(m_mutex);
+    return m_fetched;
+  }
 
  private:
   PageSource* m_inner;
   const StoreFileMeta& m_meta;
+  std::mutex m_mutex;
+  std::set<size_t> m_fetched;
 };
+
+// Returns once a one-thread pool has run (or skipped, cancelled) every job
+// submitted to it before: it takes its queue in order.
+void drain(BlockDecodePool& pool) {
+  struct Marker final : StoredBlockFetcher {
+    Status fetchStored(size_t, std::string*) const override { return Status::ioError("the drain marker"); }
+  };
+  static const Marker marker;
+  BlockDecodeInput input;
+  input.fetcher = &marker;
+  const auto job = pool.submit(std::move(input));
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!job->done() && std::chrono::steady_clock::now() < giveUp) std::this_thread::yield();
+  EXPECT_TRUE(job->done()) << "the pool's thread did not reach the marker in 10 s";
+  job->cancelAndWait();
+}
 
 // A scan reads ahead from its first block on, but never past the block that
 // holds the end of the keys it can reach.
@@ -554,8 +604,9 @@ TEST_P(StoreFileLayouts, ReadingAheadStartsAtTheFirstBlockAndStopsAtTheScansEnd)
   ASSERT_NE(reader, nullptr);
   const StoreFileMeta& meta = reader->meta();
   ASSERT_GT(meta.blocks.size(), 12u);
-  FetchRecorder recorder(&m_source, meta);
-  ReadContext context{&recorder, nullptr, /*fillCache=*/false, &m_readahead};
+  FetchRecorder recorder(&m_shared, meta);
+  BlockDecodePool pool(1);
+  ReadContext context = readingAhead(&recorder, &pool, nullptr, /*fillCache=*/false);
 
   // Keys up to block 8's last: the seek to block 2 fetches 2 and the four after it.
   context.readaheadEnd = std::string(meta.blocks.lastKey(8));
@@ -567,13 +618,79 @@ TEST_P(StoreFileLayouts, ReadingAheadStartsAtTheFirstBlockAndStopsAtTheScansEnd)
   it->seek(firstOf(2).key);
   ASSERT_TRUE(it->valid());
   EXPECT_EQ(it->key(), firstOf(2).key);
-  EXPECT_EQ(recorder.fetched, (std::set<size_t>{2, 3, 4, 5, 6}));
+  drain(pool);
+  EXPECT_EQ(recorder.fetched(), (std::set<size_t>{2, 3, 4, 5, 6}));
   // Stepping to the end fetches up to block 8, the one holding the end, and no further.
   while (it->valid() && it->key() < BytesView(context.readaheadEnd)) it->next();
   ASSERT_TRUE(it->valid());
   EXPECT_EQ(it->key(), meta.blocks.lastKey(8));
-  EXPECT_EQ(recorder.fetched, (std::set<size_t>{2, 3, 4, 5, 6, 7, 8}));
+  drain(pool);
+  EXPECT_EQ(recorder.fetched(), (std::set<size_t>{2, 3, 4, 5, 6, 7, 8}));
   EXPECT_TRUE(it->status().isOk()) << it->status().toString();
+}
+
+// Fails the fetch of one block: on every thread, or only on threads other
+// than the one that made it (a readahead pool's).
+class BlockFetchFailure final : public PageSource {
+ public:
+  BlockFetchFailure(PageSource* inner, const BlockHandle& block, bool onlyOtherThreads)
+      : m_inner(inner), m_block(block), m_onlyOtherThreads(onlyOtherThreads) {}
+  Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
+    if (pageNo == m_block.pageNo && offset == m_block.offset &&
+        (!m_onlyOtherThreads || std::this_thread::get_id() != m_maker)) {
+      failures.fetch_add(1);
+      return Status::ioError("page " + std::to_string(pageNo) + " could not be read");
+    }
+    return m_inner->readRange(fileId, pageNo, offset, length, out);
+  }
+  std::atomic<int> failures{0};
+
+ private:
+  PageSource* m_inner;
+  BlockHandle m_block;
+  bool m_onlyOtherThreads;
+  std::thread::id m_maker = std::this_thread::get_id();
+};
+
+// A block whose fetch fails on the pool's thread is read again by the
+// reader, whose own read decides: the scan goes on when it succeeds, and
+// fails as a scan reading in turn does when it fails too.
+TEST_P(StoreFileLayouts, AFetchThatFailsAheadIsLeftToTheReadersOwnRead) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  const StoreFileMeta& meta = reader->meta();
+  ASSERT_GT(meta.blocks.size(), 12u);
+  const BlockHandle& failing = meta.blocks[meta.blocks.size() / 2];
+  {
+    BlockFetchFailure source(&m_shared, failing, /*onlyOtherThreads=*/true);
+    BlockDecodePool pool(1);
+    auto it = reader->newIterator(readingAhead(&source, &pool, nullptr, /*fillCache=*/false));
+    std::vector<Entry> read;
+    // Draining the pool every few entries (fewer than a block holds) has its
+    // thread, not the reader, run every job, the failing fetch's too.
+    for (it->seekToFirst(); it->valid(); it->next()) {
+      if (read.size() % 16 == 0) drain(pool);
+      read.push_back({std::string(it->key()), std::string(it->value())});
+    }
+    EXPECT_TRUE(it->status().isOk()) << it->status().toString();
+    EXPECT_EQ(read, entries);
+    EXPECT_EQ(source.failures.load(), 1) << "the pool's thread did not meet the failing fetch";
+  }
+  BlockFetchFailure source(&m_shared, failing, /*onlyOtherThreads=*/false);
+  Status inTurn, ahead;
+  for (bool readahead : {false, true}) {
+    BlockDecodePool pool(1);
+    const ReadContext context =
+        readahead ? readingAhead(&source, &pool, nullptr, false) : ReadContext{&source, nullptr, false};
+    auto it = reader->newIterator(context);
+    size_t i = 0;
+    for (it->seekToFirst(); it->valid(); it->next(), ++i) ASSERT_EQ(it->key(), entries[i].key);
+    (readahead ? ahead : inTurn) = it->status();
+  }
+  EXPECT_EQ(inTurn.code(), Status::Code::kIOError) << inTurn.toString();
+  EXPECT_NE(inTurn.message().find("could not be read"), std::string::npos) << inTurn.toString();
+  EXPECT_EQ(ahead.toString(), inTurn.toString());
 }
 
 TEST_P(StoreFileLayouts, SeeksAmongStepsLandRightWhileReadingAhead) {

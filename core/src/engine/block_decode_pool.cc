@@ -10,13 +10,32 @@ namespace keyscope::engine {
 // --- BlockDecodeJob ---
 
 void BlockDecodeJob::run() {
+  if (m_input.fetcher != nullptr) {
+    m_fetchStatus = m_input.fetcher->fetchStored(m_input.blockNo, &m_input.stored);
+    if (!m_fetchStatus) {
+      finish();
+      return;
+    }
+  }
   ReadReport report;
   m_ok = decodeStoredBlock(m_input.stored, m_input.rawSize, m_input.block.get(), &m_error, &report,
                            m_input.checksumSeed, m_input.dictionary);
   m_bytesDecompressed = report.bytesDecompressed;
+  finish();
+}
+
+void BlockDecodeJob::finish() {
   m_input.keepAlive.reset();  // the file's dictionary is not needed any more
   m_state.store(kDone, std::memory_order_release);
   m_state.notify_all();
+}
+
+void BlockDecodeJob::waitWhileRunning() {
+  uint8_t state = m_state.load(std::memory_order_acquire);
+  while (state == kRunning) {
+    m_state.wait(kRunning, std::memory_order_acquire);
+    state = m_state.load(std::memory_order_acquire);
+  }
 }
 
 void BlockDecodeJob::runIfUnclaimed() {
@@ -29,14 +48,15 @@ void BlockDecodeJob::cancel() {
   m_state.compare_exchange_strong(expected, kCancelled, std::memory_order_relaxed);
 }
 
+void BlockDecodeJob::cancelAndWait() {
+  cancel();
+  waitWhileRunning();
+}
+
 bool BlockDecodeJob::take(std::shared_ptr<const std::string>* block, std::string* error,
                           uint64_t* bytesDecompressed, std::string* storedBuffer) {
   runIfUnclaimed();
-  uint8_t state = m_state.load(std::memory_order_acquire);
-  while (state == kRunning) {
-    m_state.wait(kRunning, std::memory_order_acquire);
-    state = m_state.load(std::memory_order_acquire);
-  }
+  waitWhileRunning();
   *bytesDecompressed = m_bytesDecompressed;
   storedBuffer->swap(m_input.stored);
   if (!m_ok) {

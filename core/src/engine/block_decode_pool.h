@@ -3,9 +3,10 @@
 // decompression of one block overlaps the reader's work on the one before.
 //
 // A scan spends about a third of its time decompressing blocks; a desktop
-// has a core to spare for it. The reader itself still fetches the stored
-// bytes (through its own SQLite snapshot) and hands them over, so a pool
-// thread never touches SQLite; it only runs decodeStoredBlock.
+// has a core to spare for it. A job either gets the stored bytes from the
+// reader, or fetches them itself through a StoredBlockFetcher the reader
+// gives it (the reader's own SQLite snapshot, taken in turns), and then
+// runs decodeStoredBlock.
 //
 // A job is taken by whichever comes first: a pool thread, or the reader when
 // it needs the block before any thread has started it. So a reader waits
@@ -28,13 +29,24 @@
 #include <vector>
 
 #include "keyscope/bytes.h"
+#include "keyscope/status.h"
 
 namespace keyscope::engine {
 
 class DecompressionDictionary;
 
-// What decoding one block needs: its stored bytes and what the block index
-// says about them (decodeStoredBlock's arguments).
+// Reads a block's stored bytes for a job, on whichever thread runs the job.
+// Safe to call beside the reader's own reads. It must outlive every job
+// given it, up to their cancelAndWait() or take().
+class StoredBlockFetcher {
+ public:
+  virtual ~StoredBlockFetcher() = default;
+  // Into *stored, reusing its buffer.
+  virtual Status fetchStored(size_t blockNo, std::string* stored) const = 0;
+};
+
+// What decoding one block needs: its stored bytes (or where to fetch them)
+// and what the block index says about them (decodeStoredBlock's arguments).
 //
 // The reader allocates the block (sized rawSize) and the stored bytes' buffer,
 // and frees both: a pool thread only fills them. (Memory allocated by one
@@ -42,6 +54,9 @@ class DecompressionDictionary;
 // block for every one the cache evicts.)
 struct BlockDecodeInput {
   std::string stored;
+  // When set, the job first fetches block blockNo into `stored` with it.
+  const StoredBlockFetcher* fetcher = nullptr;
+  size_t blockNo = 0;
   std::shared_ptr<std::string> block;  // rawSize bytes, overwritten by the decode
   uint32_t rawSize = 0;
   uint64_t checksumSeed = 0;
@@ -53,17 +68,22 @@ class BlockDecodeJob {
  public:
   explicit BlockDecodeJob(BlockDecodeInput input) : m_input(std::move(input)) {}
 
-  // The decoded block: runs the decode here when no pool thread has started
-  // it, else waits for that thread. False with *error saying what is wrong
-  // when the block is damaged. *bytesDecompressed: the raw bytes zstd
-  // produced (0 for a block stored uncompressed). *storedBuffer gets the
-  // stored bytes' buffer back, for the next fetch to reuse. Call once, from
-  // the reader.
+  // The decoded block: runs the job here when no pool thread has started
+  // it, else waits for that thread. False when the fetch failed (its Status
+  // is fetchStatus()) or, with *error saying what is wrong, when the block
+  // is damaged. *bytesDecompressed: the raw bytes zstd produced (0 for a
+  // block stored uncompressed). *storedBuffer gets the stored bytes' buffer
+  // back, for the next fetch to reuse. Call once, from the reader.
   bool take(std::shared_ptr<const std::string>* block, std::string* error, uint64_t* bytesDecompressed,
             std::string* storedBuffer);
+  // After take(): the fetcher's Status (ok without a fetcher).
+  const Status& fetchStatus() const { return m_fetchStatus; }
 
   // The reader will not take it: a thread that has not started it skips it.
   void cancel();
+  // The same, and waits for a thread that has started it: after this the
+  // job no longer uses its fetcher.
+  void cancelAndWait();
 
   // For the pool's threads: decodes unless taken or cancelled already.
   void runIfUnclaimed();
@@ -74,11 +94,14 @@ class BlockDecodeJob {
  private:
   enum State : uint8_t { kQueued, kRunning, kDone, kCancelled };
   void run();
+  void finish();  // marks the job done and wakes a waiting reader
+  void waitWhileRunning();
 
   BlockDecodeInput m_input;
   std::atomic<uint8_t> m_state{kQueued};
   // Written by whoever claimed the job, read by take() after kDone.
   std::string m_error;
+  Status m_fetchStatus;
   uint64_t m_bytesDecompressed = 0;
   bool m_ok = false;
 };

@@ -62,20 +62,41 @@ void ReaderPool::dropIdleSnapshots() {
 
 Status LeasedPageSource::readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
                                    std::string* out) {
-  if (heldLongerThan(kMaxLeaseHold)) release();
+  std::lock_guard lock(m_mutex);
+  return readLocked(fileId, pageNo, offset, length, out);
+}
+
+Status LeasedPageSource::ReadaheadView::readRange(int64_t fileId, uint32_t pageNo, uint32_t offset,
+                                                  uint32_t length, std::string* out) {
+  std::lock_guard lock(m_owner->m_mutex);
+  const bool ownerHeld = m_owner->m_reader.db != nullptr;
+  Status s = m_owner->readLocked(fileId, pageNo, offset, length, out);
+  if (!ownerHeld) m_owner->releaseLocked();
+  return s;
+}
+
+Status LeasedPageSource::readLocked(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
+                                    std::string* out) {
+  if (heldLongerThan(kMaxLeaseHold)) releaseLocked();
   if (m_reader.db == nullptr) {
     Result<PooledReader> reader = m_pool->acquireReader();
     if (!reader) return reader.status();
     m_reader = std::move(reader).value();
-    m_acquired = std::chrono::steady_clock::now();
+    m_acquiredTicks.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
   }
   return m_reader.pages->readRange(fileId, pageNo, offset, length, out);
 }
 
 void LeasedPageSource::release() {
+  std::lock_guard lock(m_mutex);
+  releaseLocked();
+}
+
+void LeasedPageSource::releaseLocked() {
   if (m_reader.db == nullptr) return;
   m_pool->releaseReader(std::move(m_reader));
   m_reader = PooledReader{};
+  m_acquiredTicks.store(kNotHeld, std::memory_order_relaxed);
 }
 
 }  // namespace keyscope::engine

@@ -15,12 +15,16 @@
 // those of idle connections; the workspace's worker calls it whenever it has
 // nothing else to do (at least every half second) and after every task.
 //
-// Threads: the pool is thread-safe; a LeasedPageSource belongs to one read.
+// Threads: the pool is thread-safe. A LeasedPageSource belongs to one read;
+// its readahead() view may be used by a pool thread reading ahead for that
+// read at the same time (the two take turns on the connection).
 #pragma once
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,7 +80,7 @@ class ReaderPool {
 
 class LeasedPageSource final : public PageSource {
  public:
-  explicit LeasedPageSource(ReaderPool* pool) : m_pool(pool) {}
+  explicit LeasedPageSource(ReaderPool* pool) : m_pool(pool), m_readahead(this) {}
   ~LeasedPageSource() override { release(); }
   LeasedPageSource(const LeasedPageSource&) = delete;
   LeasedPageSource& operator=(const LeasedPageSource&) = delete;
@@ -87,15 +91,42 @@ class LeasedPageSource final : public PageSource {
   // Returns the connection to the pool; the next read borrows one again.
   void release();
   // Whether a connection has been borrowed for longer than `limit` at `now`.
+  // Without the lock: the scanner asks after every row.
   bool heldLongerThan(std::chrono::steady_clock::duration limit,
                       std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now()) const {
-    return m_reader.db != nullptr && now - m_acquired > limit;
+    const auto acquired = m_acquiredTicks.load(std::memory_order_relaxed);
+    return acquired != kNotHeld && now.time_since_epoch().count() - acquired > limit.count();
   }
 
+  // The same reads for a pool thread fetching the blocks a scan reads ahead
+  // (ReadContext::readaheadPages), safe beside the owner's own. A connection
+  // borrowed for such a read is given back after it unless the owner held
+  // one, so a scanner that released its connection between two next() calls
+  // holds no snapshot while it is idle, whatever its readahead still fetches.
+  PageSource* readahead() { return &m_readahead; }
+
  private:
+  class ReadaheadView final : public PageSource {
+   public:
+    explicit ReadaheadView(LeasedPageSource* owner) : m_owner(owner) {}
+    Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
+                     std::string* out) override;
+
+   private:
+    LeasedPageSource* m_owner;
+  };
+
+  Status readLocked(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out);
+  void releaseLocked();
+
   ReaderPool* m_pool;
+  ReadaheadView m_readahead;
+  std::mutex m_mutex;  // the owner's and the readahead's turns on m_reader
   PooledReader m_reader;
-  std::chrono::steady_clock::time_point m_acquired;
+  // When m_reader was borrowed, in steady_clock ticks; kNotHeld when none
+  // is. Written under m_mutex.
+  static constexpr std::chrono::steady_clock::rep kNotHeld = std::numeric_limits<std::chrono::steady_clock::rep>::min();
+  std::atomic<std::chrono::steady_clock::rep> m_acquiredTicks{kNotHeld};
 };
 
 }  // namespace keyscope::engine

@@ -84,7 +84,10 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
 
   ReadReport* report = m_settings.report;
   ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
-  if (context.readahead != nullptr) context.readaheadEnd.assign(highKey.data(), highKey.size());
+  if (context.readahead != nullptr) {
+    context.readaheadEnd.assign(highKey.data(), highKey.size());
+    context.readaheadPages = m_settings.readaheadPages;
+  }
   for (FamilyRequest& request : requests) {
     const std::string& name = request.entry->first;
     FamilyCursor cursor;

@@ -32,6 +32,7 @@ struct ReadSettings {
   PageSource* pages = nullptr;
   ReadReport* report = nullptr;
   BlockDecodePool* readahead = nullptr;  // ReadContext::readahead: scans set it
+  PageSource* readaheadPages = nullptr;  // ReadContext::readaheadPages
   // A get reads one row and is done: readRow() then leaves the families
   // where the row's cells ended rather than seeking past the row (which can
   // cost a walk through the rest of the row and another block).

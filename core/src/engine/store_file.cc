@@ -817,7 +817,7 @@ struct StoreFileState {
       countCacheHit(context.report);
       return Status::ok();
     }
-    if (Status s = fetchStored(blockNo, context, scratch); !s) return s;
+    if (Status s = fetchStored(blockNo, context.pages, scratch); !s) return s;
     std::shared_ptr<std::string> block = newBlock(blockNo);
     std::string error;
     ReadReport* report = context.report;
@@ -857,10 +857,10 @@ struct StoreFileState {
   }
 
   // The block's stored bytes, as the index places them, into *stored.
-  Status fetchStored(size_t blockNo, const ReadContext& context, std::string* stored) const {
+  Status fetchStored(size_t blockNo, PageSource* pages, std::string* stored) const {
     const BlockHandle& h = meta.blocks[blockNo];
-    if (context.pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
-    if (Status s = readStoredBlock(*context.pages, fileId, meta, blockNo, stored); !s) {
+    if (pages == nullptr) return Status::invalidArgument(where(blockNo) + ": no page source");
+    if (Status s = readStoredBlock(*pages, fileId, meta, blockNo, stored); !s) {
       return withContext(s, where(blockNo));
     }
     if (stored->size() != h.storedSize) {
@@ -872,10 +872,13 @@ struct StoreFileState {
     return Status::ok();
   }
 
-  // What a pool thread needs to decode the block fetched into `stored`.
-  BlockDecodeInput decodeInput(size_t blockNo, std::string stored) const {
+  // What a pool thread needs to fetch the block with `fetcher` into the
+  // buffer `stored` and decode it.
+  BlockDecodeInput decodeInput(size_t blockNo, std::string stored, const StoredBlockFetcher* fetcher) const {
     BlockDecodeInput input;
     input.stored = std::move(stored);
+    input.fetcher = fetcher;
+    input.blockNo = blockNo;
     input.rawSize = meta.blocks[blockNo].rawSize;
     input.block = newBlock(blockNo);
     input.checksumSeed = blockChecksumSeed(meta.format, fileId, blockNo);
@@ -885,12 +888,14 @@ struct StoreFileState {
   }
 
   // The block a pool thread decoded (or is decoding) for a readahead,
-  // counted and kept as loadBlock() would have.
+  // counted and kept as loadBlock() would have. A job whose fetch failed
+  // leaves *out empty, for the reader's own read to meet and report.
   Status takeDecoded(size_t blockNo, const ReadContext& context, bool useCache, BlockDecodeJob& job,
                      PageCache::Block* out, std::string* storedBuffer) const {
     std::string error;
     uint64_t bytesDecompressed = 0;
     const bool ok = job.take(out, &error, &bytesDecompressed, storedBuffer);
+    if (!job.fetchStatus()) return Status::ok();
     if (ReadReport* report = context.report) {
       ++report->pagesRead;
       report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
@@ -921,15 +926,21 @@ std::string& storedScratch() {
   return buffer;
 }
 
-class StoreFileIterator final : public InternalIterator {
+// The iterator is the fetcher of its readahead jobs: the pool's thread reads
+// their stored bytes through ReadContext::readaheadPages.
+class StoreFileIterator final : public InternalIterator, private StoredBlockFetcher {
  public:
-  StoreFileIterator(const StoreFileState* file, const ReadContext& context)
-      : m_file(file), m_context(context) {}
+  StoreFileIterator(const StoreFileState* file, const ReadContext& context) : m_file(file), m_context(context) {
+    assert(m_context.readahead == nullptr || m_context.readaheadPages != nullptr);
+    if (m_context.readaheadPages == nullptr) m_context.readahead = nullptr;  // no pages for the pool to read
+  }
   ~StoreFileIterator() override {
     for (AheadBlock& ahead : m_ahead) {
-      if (ahead.job) ahead.job->cancel();
+      if (ahead.job) ahead.job->cancelAndWait();  // a running job still reads through this iterator
     }
   }
+  StoreFileIterator(const StoreFileIterator&) = delete;
+  StoreFileIterator& operator=(const StoreFileIterator&) = delete;
 
   bool valid() const override { return m_valid; }
   BytesView key() const override {
@@ -1108,14 +1119,14 @@ class StoreFileIterator final : public InternalIterator {
       if (!end.empty() && m_file->meta.blocks.lastKey(next - 1) >= end) return;
       AheadBlock ahead{next, nullptr, nullptr};
       if (!m_file->lookupCached(next, true, &ahead.cached)) {
-        // A failed fetch is left for openBlock() to meet and report.
+        // The job fetches the stored bytes too, on the pool's thread; a
+        // failed fetch is left for openBlock() to meet and report.
         std::string stored;
         if (!m_spareBuffers.empty()) {
           stored.swap(m_spareBuffers.back());
           m_spareBuffers.pop_back();
         }
-        if (!m_file->fetchStored(next, m_context, &stored)) return;
-        ahead.job = m_context.readahead->submit(m_file->decodeInput(next, std::move(stored)));
+        ahead.job = m_context.readahead->submit(m_file->decodeInput(next, std::move(stored), this));
       }
       m_ahead.push_back(std::move(ahead));
     }
@@ -1144,8 +1155,13 @@ class StoreFileIterator final : public InternalIterator {
   }
 
   void dropFirstAhead() {
-    if (m_ahead.front().job) m_ahead.front().job->cancel();
+    if (m_ahead.front().job) m_ahead.front().job->cancelAndWait();
     m_ahead.erase(m_ahead.begin());
+  }
+
+  // StoredBlockFetcher, for a readahead job on a pool thread.
+  Status fetchStored(size_t blockNo, std::string* stored) const override {
+    return m_file->fetchStored(blockNo, m_context.readaheadPages, stored);
   }
 
   const StoreFileState* m_file;

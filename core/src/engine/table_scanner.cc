@@ -95,6 +95,7 @@ Status TableScanner::openRegion() {
   settings.readPoint = m_env.readPoint();
   settings.pages = &m_pages;
   settings.readahead = m_env.readahead;
+  settings.readaheadPages = m_pages.readahead();
   settings.report = &m_report;
   if (m_options.batch <= 0) settings.rowLimits = m_env.rowLimits;  // a batch returns a row in parts
   m_reader = std::make_unique<RegionReader>(region, settings);

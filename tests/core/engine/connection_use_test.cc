@@ -4,6 +4,7 @@
 // flushes, minor and major compactions, splits, merges and the
 // checkpointer. (connection_use_watch.h says why that matters and how it is
 // watched.)
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,6 +12,9 @@
 #include <thread>
 
 #include "connection_use_watch.h"
+#include "engine/catalog.h"
+#include "engine/reader_pool.h"
+#include "engine/sqlite_pages.h"
 #include "engine_test_util.h"
 #include "keyscope/put_batch.h"
 
@@ -121,6 +125,45 @@ TEST(ConnectionUse, NoConnectionIsUsedByTwoThreadsAtOnce) {
   // writer committed.
   EXPECT_GE(filesWritten, 20u);
   EXPECT_GE(steps, static_cast<uint64_t>(kBatches));
+}
+
+// A scan's lease on a connection is read by the scanning thread and by the
+// readahead pool's thread at once (LeasedPageSource::readahead()): the two
+// take turns, and every read returns its page's bytes. The scan above
+// covers it among everything else; this covers it alone, with the owner
+// giving its connection back now and then as a scanner does between rows.
+TEST(ConnectionUse, AScansLeaseAndItsReadaheadTakeTurns) {
+  TempDir dir;
+  auto catalog = engine::Catalog::open(dir.file("w.keyscope"), /*createIfMissing=*/true);
+  ASSERT_TRUE(catalog.isOk()) << catalog.status().toString();
+  const auto pageBytes = [](uint32_t page) { return std::string(1000, static_cast<char>('a' + page)); };
+  {
+    engine::SqlitePageSink sink((*catalog)->db());
+    for (uint32_t page = 0; page < 4; ++page) ASSERT_TRUE(sink.writePage(5, page, pageBytes(page)).isOk());
+  }
+  engine::ReaderPool pool(catalog->get());
+  engine::LeasedPageSource source(&pool);
+  std::atomic<int> wrong{0};
+  const auto reads = [&](engine::PageSource* pages, bool releases) {
+    std::string out;
+    for (int i = 0; i < 3000; ++i) {
+      const auto page = static_cast<uint32_t>(i % 4);
+      const auto offset = static_cast<uint32_t>(i % 900);
+      if (!pages->readRange(5, page, offset, 100, &out).isOk() || out != pageBytes(page).substr(offset, 100))
+        wrong.fetch_add(1);
+      if (releases && i % 50 == 0) source.release();
+    }
+  };
+  connection_use::start(std::chrono::microseconds(0));
+  std::thread ahead(reads, source.readahead(), false);
+  reads(&source, true);
+  ahead.join();
+  source.release();
+  const uint64_t blobReads = connection_use::calls("sqlite3_blob_read");
+  const std::vector<std::string> overlaps = connection_use::stop();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_THAT(overlaps, ::testing::IsEmpty());
+  EXPECT_EQ(blobReads, 6000u) << "the watch saw every read";
 }
 
 }  // namespace
