@@ -128,8 +128,8 @@ struct ReadContext {
   // REQUIRED with readahead: the same pages as `pages`, readable from a
   // pool thread while the reader reads `pages` (LeasedPageSource::
   // readahead()). The pool thread fetches a block's stored bytes as well
-  // as decoding them: the fetch took a fifth of a full scan's reading
-  // thread.
+  // as decoding them: the fetches took about a seventh of a full scan's
+  // reading thread, which sets the scan's pace.
   PageSource* readaheadPages = nullptr;
 };
 
