@@ -56,8 +56,39 @@ void ReaderPool::release(sqlite3* db) {
 }
 
 void ReaderPool::dropIdleSnapshots() {
+  {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(m_leasesMutex);
+    for (LeasedPageSource* lease : m_leases) lease->releaseIfUnusedFor(kIdleLease, now);
+  }
   std::lock_guard lock(m_mutex);
   for (PooledReader& reader : m_idle) reader.pages->release();
+}
+
+void ReaderPool::trackLease(LeasedPageSource* lease) {
+  std::lock_guard lock(m_leasesMutex);
+  m_leases.push_back(lease);
+}
+
+void ReaderPool::untrackLease(LeasedPageSource* lease) {
+  std::lock_guard lock(m_leasesMutex);
+  std::erase(m_leases, lease);
+}
+
+LeasedPageSource::LeasedPageSource(ReaderPool* pool, Span span) : m_pool(pool), m_span(span), m_readahead(this) {
+  if (m_span == Span::kAcrossCalls) m_pool->trackLease(this);
+}
+
+LeasedPageSource::~LeasedPageSource() {
+  if (m_span == Span::kAcrossCalls) m_pool->untrackLease(this);  // before the pool can no longer reach it
+  release();
+}
+
+void LeasedPageSource::releaseIfUnusedFor(std::chrono::steady_clock::duration unused,
+                                          std::chrono::steady_clock::time_point now) {
+  std::unique_lock lock(m_mutex, std::try_to_lock);
+  if (!lock.owns_lock() || m_reader.db == nullptr || now - m_lastRead <= unused) return;
+  releaseLocked();
 }
 
 Status LeasedPageSource::readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
@@ -77,13 +108,15 @@ Status LeasedPageSource::ReadaheadView::readRange(int64_t fileId, uint32_t pageN
 
 Status LeasedPageSource::readLocked(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
                                     std::string* out) {
-  if (heldLongerThan(kMaxLeaseHold)) releaseLocked();
+  const auto now = std::chrono::steady_clock::now();
+  if (heldLongerThan(kMaxLeaseHold, now)) releaseLocked();
   if (m_reader.db == nullptr) {
     Result<PooledReader> reader = m_pool->acquireReader();
     if (!reader) return reader.status();
     m_reader = std::move(reader).value();
-    m_acquiredTicks.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    m_acquiredTicks.store(now.time_since_epoch().count(), std::memory_order_relaxed);
   }
+  m_lastRead = now;
   return m_reader.pages->readRange(fileId, pageNo, offset, length, out);
 }
 

@@ -36,6 +36,7 @@
 namespace keyscope::engine {
 
 class Catalog;
+class LeasedPageSource;
 
 // How old a snapshot a read may start from.
 inline constexpr std::chrono::milliseconds kWarmSnapshot{2};
@@ -43,6 +44,10 @@ inline constexpr std::chrono::milliseconds kWarmSnapshot{2};
 // first read after that gives it back and borrows again, so a compaction or
 // a split reading for seconds does not hold the log's checkpoints back.
 inline constexpr std::chrono::milliseconds kMaxLeaseHold{2};
+// How long a lease that lasts across its owner's calls (a scanner's) may
+// keep a connection unused before the pool takes it back
+// (ReaderPool::dropIdleSnapshots()).
+inline constexpr std::chrono::milliseconds kIdleLease{100};
 
 // A pooled connection with its page source; `since` is when the source's
 // snapshot began (or the connection was last handed out without one).
@@ -69,19 +74,35 @@ class ReaderPool {
   Result<sqlite3*> acquire();
   void release(sqlite3* db);
 
-  // Ends the snapshot of every idle connection.
+  // Ends the snapshot of every idle connection, the connections of tracked
+  // leases unused for kIdleLease included.
   void dropIdleSnapshots();
+
+  // Leases that last across their owner's calls (LeasedPageSource::Span).
+  void trackLease(LeasedPageSource* lease);
+  void untrackLease(LeasedPageSource* lease);
 
  private:
   const Catalog* m_catalog;
+  // Locks are taken in this order: m_leasesMutex, a lease's own, m_mutex.
+  std::mutex m_leasesMutex;
+  std::vector<LeasedPageSource*> m_leases;
   std::mutex m_mutex;
   std::vector<PooledReader> m_idle;
 };
 
 class LeasedPageSource final : public PageSource {
  public:
-  explicit LeasedPageSource(ReaderPool* pool) : m_pool(pool), m_readahead(this) {}
-  ~LeasedPageSource() override { release(); }
+  // kOneCall: the lease of a read that ends before its caller regains
+  // control (a get, a split's read), given back by then. kAcrossCalls: a
+  // scanner's, which its caller may leave idle between two next() calls
+  // while the lease holds a connection; the pool then takes the connection
+  // back once it has lain unused for kIdleLease, so an idle scanner does
+  // not hold checkpoints back.
+  enum class Span { kOneCall, kAcrossCalls };
+
+  explicit LeasedPageSource(ReaderPool* pool, Span span = Span::kOneCall);
+  ~LeasedPageSource() override;
   LeasedPageSource(const LeasedPageSource&) = delete;
   LeasedPageSource& operator=(const LeasedPageSource&) = delete;
 
@@ -105,6 +126,10 @@ class LeasedPageSource final : public PageSource {
   // holds no snapshot while it is idle, whatever its readahead still fetches.
   PageSource* readahead() { return &m_readahead; }
 
+  // For the pool: gives the connection back if it was last read more than
+  // `unused` before `now`. Skips a lease whose read is under way.
+  void releaseIfUnusedFor(std::chrono::steady_clock::duration unused, std::chrono::steady_clock::time_point now);
+
  private:
   class ReadaheadView final : public PageSource {
    public:
@@ -120,6 +145,7 @@ class LeasedPageSource final : public PageSource {
   void releaseLocked();
 
   ReaderPool* m_pool;
+  const Span m_span;
   ReadaheadView m_readahead;
   std::mutex m_mutex;  // the owner's and the readahead's turns on m_reader
   PooledReader m_reader;
@@ -127,6 +153,7 @@ class LeasedPageSource final : public PageSource {
   // is. Written under m_mutex.
   static constexpr std::chrono::steady_clock::rep kNotHeld = std::numeric_limits<std::chrono::steady_clock::rep>::min();
   std::atomic<std::chrono::steady_clock::rep> m_acquiredTicks{kNotHeld};
+  std::chrono::steady_clock::time_point m_lastRead;  // under m_mutex
 };
 
 }  // namespace keyscope::engine

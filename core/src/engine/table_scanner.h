@@ -4,8 +4,11 @@
 // Each row is read from one consistent snapshot. Between rows the scanner
 // keeps its store versions while they are current; when a flush or
 // compaction replaces one it reopens at the next row with a fresh read point.
-// The page-source connection is given back after every next(), so an idle
-// scanner holds no SQLite snapshot.
+// The page-source connection is given back at the end, and after a next()
+// once it has been held 2 ms; a scanner left idle with one is found by the
+// workspace's worker, which takes the connection back once it has lain
+// unused for kIdleLease (reader_pool.h), so an idle scanner does not hold
+// the log's checkpoints back.
 // Not thread-safe. REQUIRES: destroyed before the workspace that made it.
 #pragma once
 
