@@ -91,10 +91,16 @@ TEST(BlockDecodePoolTest, EveryJobDecodesToItsBlockWhoeverRunsIt) {
   }
 }
 
-bool becomesDone(const BlockDecodeJob& job) {
+// Whether `holds` comes true within 10 s.
+template <typename Condition>
+bool within10s(Condition holds) {
   const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!job.done() && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  return job.done();
+  while (!holds() && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return holds();
+}
+
+bool becomesDone(const BlockDecodeJob& job) {
+  return within10s([&] { return job.done(); });
 }
 
 // The pool's thread, not the reader, decodes a job left alone; and it skips
@@ -262,10 +268,10 @@ TEST(BlockDecodePoolTest, CancelAndWaitWaitsForAFetchUnderWay) {
   const auto running = pool.submit(std::move(input));
   const BlockShelf shelf({storedBlock(raw, 0)});
   const auto queued = pool.submit(fetchedInput(shelf, 0, raw, 0));
-  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!held.started.load() && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (!held.started.load()) held.released.store(true);  // so the pool can stop
-  ASSERT_TRUE(held.started.load()) << "the pool's thread never started the job";
+  if (!within10s([&] { return held.started.load(); })) {
+    held.released.store(true);  // so the pool can stop
+    FAIL() << "the pool's thread never started the job";
+  }
   queued->cancelAndWait();  // behind the held job in the one thread's queue: returns at once
 
   std::atomic<bool> returned{false};

@@ -12,7 +12,10 @@ const std::string& keyAfterEverything() {
 }
 
 TableScanner::TableScanner(std::shared_ptr<const Table> table, ScanOptions options, ScanEnvironment env)
-    : m_table(std::move(table)), m_options(std::move(options)), m_env(std::move(env)), m_pages(m_env.pool, LeasedPageSource::Span::kAcrossCalls) {
+    : m_table(std::move(table)),
+      m_options(std::move(options)),
+      m_env(std::move(env)),
+      m_pages(m_env.pool, LeasedPageSource::Span::kAcrossCalls) {
   if (m_options.filter != nullptr) {
     m_filter = m_options.filter->clone();
     m_filter->setReversed(m_options.reversed);
