@@ -31,6 +31,9 @@ struct PageCache::Shard {
     uint32_t blockNo = 0;
     uint64_t hash = 0;
     Block block;
+    size_t charge = 0;  // what the entry counts in the shard's usage
+    Form form = Form::kDecoded;
+    uint64_t lastRead = 0;  // the shard's clock when it was last read or inserted
     // The LRU ring through the shard's sentinel: next is the next older
     // entry, prev the next newer one.
     Entry* next = nullptr;
@@ -54,6 +57,12 @@ struct PageCache::Shard {
   size_t count = 0;
   size_t capacity;
   size_t usage = 0;
+  uint64_t clock = 0;  // ticks at every read (hit) and insert
+
+  // Read again within the last count / kHotWindow ticks: hot, if stored.
+  bool readSoonAgain(const Entry& e) const {
+    return clock - e.lastRead <= std::max<size_t>(1, count / kHotWindow);
+  }
 
   Entry** slotOf(uint64_t hash, int64_t fileId, uint32_t blockNo) {
     Entry** slot = &buckets[hash & (buckets.size() - 1)];
@@ -77,7 +86,7 @@ struct PageCache::Shard {
     unlinkLru(e);
     Entry** slot = slotOf(e->hash, e->fileId, e->blockNo);
     *slot = e->chain;
-    usage -= e->block->capacity();
+    usage -= e->charge;
     --count;
   }
 
@@ -87,7 +96,7 @@ struct PageCache::Shard {
     e->chain = bucket;
     bucket = e;
     linkNewest(e);
-    usage += e->block->capacity();
+    usage += e->charge;
     ++count;
   }
 
@@ -162,9 +171,10 @@ class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecy
   size_t m_bytes = 0;  // the capacity of the buffers in m_free
 };
 
-PageCache::PageCache(size_t capacityBytes, int shardBits)
+PageCache::PageCache(size_t capacityBytes, int shardBits, size_t entryOverhead)
     : m_capacity(capacityBytes),
       m_shardBits(std::clamp(shardBits, 0, 8)),
+      m_entryOverhead(entryOverhead),
       m_recycler(std::make_shared<BufferRecycler>()) {
   const size_t count = size_t{1} << m_shardBits;
   const size_t share = capacityBytes / count;
@@ -180,7 +190,7 @@ PageCache::Shard& PageCache::shardFor(uint64_t hash) {
   return *m_shards[shard];
 }
 
-PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
+PageCache::Found PageCache::lookup(int64_t fileId, uint32_t blockNo) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
   {
@@ -190,17 +200,20 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
       Shard::unlinkLru(e);
       shard.linkNewest(e);
       m_hits.fetch_add(1, std::memory_order_relaxed);
-      return e->block;
+      ++shard.clock;
+      const bool hot = e->form == Form::kStored && shard.readSoonAgain(*e);
+      e->lastRead = shard.clock;
+      return {e->block, e->form, hot};
     }
   }
   m_misses.fetch_add(1, std::memory_order_relaxed);
-  return nullptr;
+  return {};
 }
 
-void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
+void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
-  const size_t charge = block->capacity();
+  const size_t charge = block->capacity() + m_entryOverhead;
   // Both declared before the lock, so what they free is freed after it.
   Shard::Dropped dropped;
   Block released;
@@ -225,6 +238,9 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
   e->blockNo = blockNo;
   e->hash = hash;
   e->block = std::move(block);
+  e->charge = charge;
+  e->form = form;
+  e->lastRead = ++shard.clock;
   shard.add(e);
 }
 
