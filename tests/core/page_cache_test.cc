@@ -32,59 +32,59 @@ bool names(const PageCache::Block& block, int64_t fileId, uint32_t blockNo) {
 
 TEST(PageCache, LookupFindsWhatWasInsertedAndCounts) {
   PageCache cache(1 << 20);
-  EXPECT_EQ(cache.lookup(1, 0).block, nullptr);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
   cache.insert(1, 0, namedBlock(1, 0, 100));
   cache.insert(2, 0, namedBlock(2, 0, 100));
-  EXPECT_TRUE(names(cache.lookup(1, 0).block, 1, 0));
-  EXPECT_TRUE(names(cache.lookup(2, 0).block, 2, 0));
-  EXPECT_EQ(cache.lookup(1, 1).block, nullptr);
+  EXPECT_TRUE(names(cache.lookup(1, 0), 1, 0));
+  EXPECT_TRUE(names(cache.lookup(2, 0), 2, 0));
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
   EXPECT_EQ(cache.hits(), 2u);
   EXPECT_EQ(cache.misses(), 2u);
   EXPECT_EQ(cache.entryCount(), 2u);
 }
 
 TEST(PageCache, EvictsLeastRecentlyUsedByBytes) {
-  PageCache cache(1000, /*shardBits=*/0, /*entryOverhead=*/0);
+  PageCache cache(1000, /*shardBits=*/0);
   cache.insert(1, 0, blockOf(300));
   cache.insert(1, 1, blockOf(300));
   cache.insert(1, 2, blockOf(300));
   EXPECT_EQ(cache.usage(), 900u);
-  ASSERT_NE(cache.lookup(1, 0).block, nullptr);  // 0 is now more recent than 1
+  ASSERT_NE(cache.lookup(1, 0), nullptr);  // 0 is now more recent than 1
   cache.insert(1, 3, blockOf(300));        // 1200 > 1000: the least recent (1) goes
   EXPECT_EQ(cache.usage(), 900u);
-  EXPECT_EQ(cache.lookup(1, 1).block, nullptr);
-  EXPECT_NE(cache.lookup(1, 0).block, nullptr);
-  EXPECT_NE(cache.lookup(1, 2).block, nullptr);
-  EXPECT_NE(cache.lookup(1, 3).block, nullptr);
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
+  EXPECT_NE(cache.lookup(1, 0), nullptr);
+  EXPECT_NE(cache.lookup(1, 2), nullptr);
+  EXPECT_NE(cache.lookup(1, 3), nullptr);
   // Recency is now 3, 2, 0 (newest first): 700 more bytes evict 0 and then 2.
   cache.insert(1, 4, blockOf(700));
   EXPECT_LE(cache.usage(), 1000u);
-  EXPECT_NE(cache.lookup(1, 4).block, nullptr);
-  EXPECT_NE(cache.lookup(1, 3).block, nullptr);
-  EXPECT_EQ(cache.lookup(1, 0).block, nullptr);
-  EXPECT_EQ(cache.lookup(1, 2).block, nullptr);
+  EXPECT_NE(cache.lookup(1, 4), nullptr);
+  EXPECT_NE(cache.lookup(1, 3), nullptr);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
+  EXPECT_EQ(cache.lookup(1, 2), nullptr);
 }
 
 TEST(PageCache, ReplacingABlockRecharges) {
-  PageCache cache(1000, 0, 0);
+  PageCache cache(1000, 0);
   cache.insert(5, 9, blockOf(400, 'a'));
   cache.insert(5, 9, blockOf(100, 'b'));
   EXPECT_EQ(cache.usage(), 100u);
   EXPECT_EQ(cache.entryCount(), 1u);
-  EXPECT_EQ(*cache.lookup(5, 9).block, std::string(100, 'b'));
+  EXPECT_EQ(*cache.lookup(5, 9), std::string(100, 'b'));
 }
 
 TEST(PageCache, BlockLargerThanItsShardIsNotKept) {
-  PageCache cache(1000, 0, 0);
+  PageCache cache(1000, 0);
   cache.insert(1, 0, blockOf(200));
   cache.insert(1, 1, blockOf(1001));
-  EXPECT_EQ(cache.lookup(1, 1).block, nullptr);
-  EXPECT_NE(cache.lookup(1, 0).block, nullptr);  // and it evicted nothing
+  EXPECT_EQ(cache.lookup(1, 1), nullptr);
+  EXPECT_NE(cache.lookup(1, 0), nullptr);  // and it evicted nothing
   EXPECT_EQ(cache.usage(), 200u);
 }
 
 TEST(PageCache, EraseFileDropsOnlyThatFile) {
-  PageCache cache(1 << 20, PageCache::kDefaultShardBits, 0);
+  PageCache cache(1 << 20);
   for (uint32_t b = 0; b < 50; ++b) {
     cache.insert(7, b, namedBlock(7, b, 64));
     cache.insert(8, b, namedBlock(8, b, 64));
@@ -93,63 +93,24 @@ TEST(PageCache, EraseFileDropsOnlyThatFile) {
   EXPECT_EQ(cache.entryCount(), 50u);
   EXPECT_EQ(cache.usage(), 50u * 64);
   for (uint32_t b = 0; b < 50; ++b) {
-    EXPECT_EQ(cache.lookup(7, b).block, nullptr);
-    EXPECT_TRUE(names(cache.lookup(8, b).block, 8, b));
+    EXPECT_EQ(cache.lookup(7, b), nullptr);
+    EXPECT_TRUE(names(cache.lookup(8, b), 8, b));
   }
-}
-
-// The bookkeeping of an entry counts as well as its bytes, so a cache of many
-// small blocks keeps to its budget in memory.
-TEST(PageCache, AnEntryIsChargedItsOverheadBesidesItsBytes) {
-  PageCache cache(10 * (100 + PageCache::kEntryOverhead), /*shardBits=*/0);
-  cache.insert(1, 0, namedBlock(1, 0, 100));
-  EXPECT_EQ(cache.usage(), 100 + PageCache::kEntryOverhead);
-  for (uint32_t b = 1; b < 20; ++b) cache.insert(1, b, namedBlock(1, b, 100));
-  EXPECT_EQ(cache.entryCount(), 10u);
-  EXPECT_EQ(cache.usage(), cache.capacity());
-}
-
-TEST(PageCache, AStoredBlockReadAgainSoonIsHot) {
-  PageCache cache(1 << 20, /*shardBits=*/0);
-  constexpr uint32_t kBlocks = 64;
-  constexpr uint32_t kWindow = kBlocks / PageCache::kHotWindow;  // ticks: reads and inserts
-  static_assert(kWindow >= 2);
-  for (uint32_t b = 0; b < kBlocks; ++b) cache.insert(1, b, namedBlock(1, b, 100), PageCache::Form::kStored);
-  // Block 0 was inserted kBlocks ticks ago: read again, but not soon.
-  PageCache::Found found = cache.lookup(1, 0);
-  EXPECT_TRUE(names(found.block, 1, 0));
-  EXPECT_EQ(found.form, PageCache::Form::kStored);
-  EXPECT_FALSE(found.hot);
-  EXPECT_TRUE(cache.lookup(1, 0).hot);  // the very next tick
-  // kWindow ticks after its last read it is still hot; one more and it is not.
-  for (uint32_t b = 1; b < kWindow; ++b) cache.lookup(1, b);
-  EXPECT_TRUE(cache.lookup(1, 0).hot);
-  for (uint32_t b = 1; b <= kWindow; ++b) cache.lookup(1, b);
-  EXPECT_FALSE(cache.lookup(1, 0).hot);
-  // Its reader caches it decoded in its place; a decoded block is never hot.
-  cache.insert(1, 0, namedBlock(1, 0, 300));
-  for (int read = 0; read < 2; ++read) {
-    const PageCache::Found decoded = cache.lookup(1, 0);
-    EXPECT_EQ(decoded.form, PageCache::Form::kDecoded);
-    EXPECT_FALSE(decoded.hot);
-    EXPECT_EQ(decoded.block->size(), 300u);
-  }
-  EXPECT_EQ(cache.entryCount(), kBlocks);
 }
 
 TEST(PageCache, EvictedBlockStaysAliveForItsHolder) {
-  PageCache cache(500, 0, 0);
+  PageCache cache(500, 0);
   cache.insert(1, 0, blockOf(400, 'k'));
-  const PageCache::Block held = cache.lookup(1, 0).block;
+  const PageCache::Block held = cache.lookup(1, 0);
   cache.insert(1, 1, blockOf(400));
   cache.eraseFile(1);
-  EXPECT_EQ(cache.lookup(1, 0).block, nullptr);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
   ASSERT_NE(held, nullptr);
   EXPECT_EQ(*held, std::string(400, 'k'));
 }
 
 TEST(PageCache, ShardsShareTheCapacity) {
-  PageCache cache(16 * 1024, PageCache::kDefaultShardBits, 0);  // 16 shards of 1 KiB
+  PageCache cache(16 * 1024);  // 16 shards of 1 KiB
   for (uint32_t b = 0; b < 1000; ++b) cache.insert(3, b, blockOf(100));
   EXPECT_LE(cache.usage(), 16u * 1024);
   EXPECT_GE(cache.usage(), 8u * 1024);  // every shard got some use
@@ -157,40 +118,40 @@ TEST(PageCache, ShardsShareTheCapacity) {
 
 TEST(PageCache, ManyBlocksStayFindableAsTheShardGrows) {
   // Thousands of entries in one shard: its buckets are rebuilt several times.
-  PageCache cache(1 << 24, 0, 0);
+  PageCache cache(1 << 24, 0);
   for (uint32_t b = 0; b < 5000; ++b) cache.insert(b % 3, b, namedBlock(b % 3, b, 32));
   EXPECT_EQ(cache.entryCount(), 5000u);
   EXPECT_EQ(cache.usage(), 5000u * 32);
-  for (uint32_t b = 0; b < 5000; ++b) ASSERT_TRUE(names(cache.lookup(b % 3, b).block, b % 3, b)) << b;
-  EXPECT_EQ(cache.lookup(0, 1).block, nullptr);  // 1 % 3 is 1, not 0
+  for (uint32_t b = 0; b < 5000; ++b) ASSERT_TRUE(names(cache.lookup(b % 3, b), b % 3, b)) << b;
+  EXPECT_EQ(cache.lookup(0, 1), nullptr);  // 1 % 3 is 1, not 0
   cache.eraseFile(1);
   EXPECT_EQ(cache.entryCount(), 5000u - 1667);
-  for (uint32_t b = 0; b < 5000; ++b) EXPECT_EQ(cache.lookup(b % 3, b).block != nullptr, b % 3 != 1) << b;
+  for (uint32_t b = 0; b < 5000; ++b) EXPECT_EQ(cache.lookup(b % 3, b) != nullptr, b % 3 != 1) << b;
 }
 
 TEST(PageCache, AStreamOfInsertsKeepsTheNewestThatFit) {
   // A scan's pattern: each insert evicts the oldest. What stays is exactly
   // the newest blocks that fit, in one shard or many.
   for (const int shardBits : {0, 4}) {
-    PageCache cache(16 * 1000, shardBits, 0);
+    PageCache cache(16 * 1000, shardBits);
     for (uint32_t b = 0; b < 10000; ++b) cache.insert(4, b, namedBlock(4, b, 100));
     EXPECT_LE(cache.usage(), 16u * 1000);
     if (shardBits == 0) {
       EXPECT_EQ(cache.entryCount(), 160u);
-      for (uint32_t b = 0; b < 10000; ++b) EXPECT_EQ(cache.lookup(4, b).block != nullptr, b >= 10000 - 160) << b;
+      for (uint32_t b = 0; b < 10000; ++b) EXPECT_EQ(cache.lookup(4, b) != nullptr, b >= 10000 - 160) << b;
     }
-    for (uint32_t b = 9990; b < 10000; ++b) EXPECT_TRUE(names(cache.lookup(4, b).block, 4, b)) << shardBits << " " << b;
+    for (uint32_t b = 9990; b < 10000; ++b) EXPECT_TRUE(names(cache.lookup(4, b), 4, b)) << shardBits << " " << b;
     // One big block evicts many small ones at once.
     cache.insert(5, 0, blockOf(900));
     EXPECT_LE(cache.usage(), 16u * 1000);
-    EXPECT_NE(cache.lookup(5, 0).block, nullptr);
+    EXPECT_NE(cache.lookup(5, 0), nullptr);
   }
 }
 
 // A buffer with room to spare (one reused for a smaller block) holds that
 // room in memory: the cache's budget counts it.
 TEST(PageCache, ABlockIsChargedTheBytesItsBufferHolds) {
-  PageCache cache(10000, 0, 0);
+  PageCache cache(10000, 0);
   const auto roomy = [] {
     auto block = std::make_shared<std::string>();
     block->reserve(4000);
@@ -204,7 +165,7 @@ TEST(PageCache, ABlockIsChargedTheBytesItsBufferHolds) {
   cache.insert(1, 1, roomy());
   cache.insert(1, 2, roomy());  // 3 x 4000 > 10000: the oldest goes
   EXPECT_EQ(cache.entryCount(), 2u);
-  EXPECT_EQ(cache.lookup(1, 0).block, nullptr);
+  EXPECT_EQ(cache.lookup(1, 0), nullptr);
   EXPECT_LE(cache.usage(), 10000u);
 }
 
@@ -216,7 +177,7 @@ TEST(PageCache, ADroppedBlocksBufferIsReusedByTheNextNewBlock) {
   first->assign(4096, 'a');
   // Held by the cache and a reader: given back only when both let go.
   cache.insert(1, 0, first);
-  PageCache::Block reader = cache.lookup(1, 0).block;
+  PageCache::Block reader = cache.lookup(1, 0);
   first.reset();
   EXPECT_NE(cache.newBlock(4096)->data(), buffer);  // still in use: a fresh buffer
   cache.eraseFile(1);
@@ -258,7 +219,7 @@ TEST(PageCache, ConcurrentReadersAndWritersSeeConsistentBlocks) {
         const auto op = rng() % 100;
         if (op < 60) {
           lookups.fetch_add(1);
-          const PageCache::Block got = cache.lookup(file, block).block;
+          const PageCache::Block got = cache.lookup(file, block);
           if (got != nullptr && !names(got, file, block)) wrong.fetch_add(1);
         } else if (op < 99) {
           // Half of them in buffers the cache recycles, which other threads then drop.

@@ -31,9 +31,6 @@ struct PageCache::Shard {
     uint32_t blockNo = 0;
     uint64_t hash = 0;
     Block block;
-    size_t charge = 0;  // what the entry counts in the shard's usage
-    Form form = Form::kDecoded;
-    uint64_t lastRead = 0;  // the shard's clock when it was last read or inserted
     // The LRU ring through the shard's sentinel: next is the next older
     // entry, prev the next newer one.
     Entry* next = nullptr;
@@ -57,12 +54,6 @@ struct PageCache::Shard {
   size_t count = 0;
   size_t capacity;
   size_t usage = 0;
-  uint64_t clock = 0;  // ticks at every read (hit) and insert
-
-  // Read again within the last count / kHotWindow ticks: hot, if stored.
-  bool readSoonAgain(const Entry& e) const {
-    return clock - e.lastRead <= std::max<size_t>(1, count / kHotWindow);
-  }
 
   Entry** slotOf(uint64_t hash, int64_t fileId, uint32_t blockNo) {
     Entry** slot = &buckets[hash & (buckets.size() - 1)];
@@ -86,7 +77,7 @@ struct PageCache::Shard {
     unlinkLru(e);
     Entry** slot = slotOf(e->hash, e->fileId, e->blockNo);
     *slot = e->chain;
-    usage -= e->charge;
+    usage -= e->block->capacity();
     --count;
   }
 
@@ -96,7 +87,7 @@ struct PageCache::Shard {
     e->chain = bucket;
     bucket = e;
     linkNewest(e);
-    usage += e->charge;
+    usage += e->block->capacity();
     ++count;
   }
 
@@ -171,10 +162,9 @@ class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecy
   size_t m_bytes = 0;  // the capacity of the buffers in m_free
 };
 
-PageCache::PageCache(size_t capacityBytes, int shardBits, size_t entryOverhead)
+PageCache::PageCache(size_t capacityBytes, int shardBits)
     : m_capacity(capacityBytes),
       m_shardBits(std::clamp(shardBits, 0, 8)),
-      m_entryOverhead(entryOverhead),
       m_recycler(std::make_shared<BufferRecycler>()) {
   const size_t count = size_t{1} << m_shardBits;
   const size_t share = capacityBytes / count;
@@ -190,7 +180,7 @@ PageCache::Shard& PageCache::shardFor(uint64_t hash) {
   return *m_shards[shard];
 }
 
-PageCache::Found PageCache::lookup(int64_t fileId, uint32_t blockNo) {
+PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
   {
@@ -200,20 +190,17 @@ PageCache::Found PageCache::lookup(int64_t fileId, uint32_t blockNo) {
       Shard::unlinkLru(e);
       shard.linkNewest(e);
       m_hits.fetch_add(1, std::memory_order_relaxed);
-      ++shard.clock;
-      const bool hot = e->form == Form::kStored && shard.readSoonAgain(*e);
-      e->lastRead = shard.clock;
-      return {e->block, e->form, hot};
+      return e->block;
     }
   }
   m_misses.fetch_add(1, std::memory_order_relaxed);
-  return {};
+  return nullptr;
 }
 
-void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form) {
+void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
-  const size_t charge = block->capacity() + m_entryOverhead;
+  const size_t charge = block->capacity();
   // Both declared before the lock, so what they free is freed after it.
   Shard::Dropped dropped;
   Block released;
@@ -238,9 +225,6 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form)
   e->blockNo = blockNo;
   e->hash = hash;
   e->block = std::move(block);
-  e->charge = charge;
-  e->form = form;
-  e->lastRead = ++shard.clock;
   shard.add(e);
 }
 

@@ -84,7 +84,6 @@ Status RegionReader::open(BytesView lowKey, BytesView highKey, bool isGet) {
 
   ReadReport* report = m_settings.report;
   ReadContext context{m_settings.pages, report, options.cacheBlocks, m_settings.readahead};
-  context.cacheStored = isGet;
   if (context.readahead != nullptr) {
     context.readaheadEnd.assign(highKey.data(), highKey.size());
     context.readaheadPages = m_settings.readaheadPages;

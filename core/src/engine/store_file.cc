@@ -809,51 +809,28 @@ struct StoreFileState {
            "', store file " + std::to_string(fileId);
   }
 
-  // The decoded block: from the cache when allowed and present (a block
-  // cached as stored is decoded), else read, checked and decompressed, and
-  // cached when context.fillCache, in the form context.cacheStored asks.
+  // The decoded block: from the cache when allowed and present, else read,
+  // checked and decompressed (and cached when context.fillCache).
   Status loadBlock(size_t blockNo, const ReadContext& context, bool useCache, std::string* scratch,
                    PageCache::Block* out) const {
-    PageCache::Found found = lookupCached(blockNo, useCache);
-    if (found.block != nullptr) {
+    if (lookupCached(blockNo, useCache, out)) {
       countCacheHit(context.report);
-      if (found.form == PageCache::Form::kDecoded) {
-        *out = std::move(found.block);
-        return Status::ok();
-      }
-      if (Status s = decode(blockNo, *found.block, context.report, out); !s) return s;
-      if (found.hot || !context.cacheStored) keep(blockNo, context, useCache, *out);
       return Status::ok();
     }
-    // A block cached as stored is read straight into the buffer the cache
-    // will keep, which then holds no spare room.
-    const bool keepStored = context.cacheStored && mayKeep(context, useCache);
-    std::shared_ptr<std::string> kept = keepStored ? std::make_shared<std::string>() : nullptr;
-    std::string* stored = keepStored ? kept.get() : scratch;
-    if (Status s = fetchStored(blockNo, context.pages, stored); !s) return s;
-    if (ReadReport* report = context.report) {
+    if (Status s = fetchStored(blockNo, context.pages, scratch); !s) return s;
+    std::shared_ptr<std::string> block = newBlock(blockNo);
+    std::string error;
+    ReadReport* report = context.report;
+    if (report != nullptr) {
       ++report->pagesRead;
       report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
     }
-    if (Status s = decode(blockNo, *stored, context.report, out); !s) return s;
-    // Only a block that decoded is cached: its stored bytes passed their checksum.
-    if (keepStored) {
-      cache->insert(fileId, static_cast<uint32_t>(blockNo), std::move(kept), PageCache::Form::kStored);
-    } else {
-      keep(blockNo, context, useCache, *out);
-    }
-    return Status::ok();
-  }
-
-  // Checks and decompresses a block's stored bytes into a new block.
-  Status decode(size_t blockNo, BytesView stored, ReadReport* report, PageCache::Block* out) const {
-    std::shared_ptr<std::string> block = newBlock(blockNo);
-    std::string error;
-    if (!decodeStoredBlock(stored, meta.blocks[blockNo].rawSize, block.get(), &error, report,
+    if (!decodeStoredBlock(*scratch, meta.blocks[blockNo].rawSize, block.get(), &error, report,
                            blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     *out = std::move(block);
+    keep(blockNo, context, useCache, *out);
     return Status::ok();
   }
 
@@ -864,23 +841,19 @@ struct StoreFileState {
     return cache != nullptr ? cache->newBlock(rawSize) : std::make_shared<std::string>(rawSize, '\0');
   }
 
-  // The block from the cache in either form, when reads may use it and it
-  // is there; else a null block.
-  PageCache::Found lookupCached(size_t blockNo, bool useCache) const {
-    if (!useCache || cache == nullptr) return {};
-    return cache->lookup(fileId, static_cast<uint32_t>(blockNo));
+  // The block from the cache, when reads may use it and it is there.
+  bool lookupCached(size_t blockNo, bool useCache, PageCache::Block* out) const {
+    if (!useCache || cache == nullptr) return false;
+    *out = cache->lookup(fileId, static_cast<uint32_t>(blockNo));
+    return *out != nullptr;
   }
   static void countCacheHit(ReadReport* report) {
     if (report == nullptr) return;
     ++report->pagesRead;
     ++report->pageCacheHits;
   }
-  bool mayKeep(const ReadContext& context, bool useCache) const {
-    return useCache && context.fillCache && cache != nullptr;
-  }
-  // Caches a decoded block (replacing the block's stored form, if cached).
   void keep(size_t blockNo, const ReadContext& context, bool useCache, const PageCache::Block& block) const {
-    if (mayKeep(context, useCache)) cache->insert(fileId, static_cast<uint32_t>(blockNo), block);
+    if (useCache && context.fillCache && cache != nullptr) cache->insert(fileId, static_cast<uint32_t>(blockNo), block);
   }
 
   // The block's stored bytes, as the index places them, into *stored.
@@ -917,20 +890,15 @@ struct StoreFileState {
   // The block a pool thread decoded (or is decoding) for a readahead,
   // counted and kept as loadBlock() would have. A job whose fetch failed
   // leaves *out empty, for the reader's own read to meet and report.
-  // fromCache: the job decodes the block's stored form, found in the cache.
   Status takeDecoded(size_t blockNo, const ReadContext& context, bool useCache, BlockDecodeJob& job,
-                     bool fromCache, PageCache::Block* out, std::string* storedBuffer) const {
+                     PageCache::Block* out, std::string* storedBuffer) const {
     std::string error;
     uint64_t bytesDecompressed = 0;
     const bool ok = job.take(out, &error, &bytesDecompressed, storedBuffer);
     if (!job.fetchStatus()) return Status::ok();
     if (ReadReport* report = context.report) {
       ++report->pagesRead;
-      if (fromCache) {
-        ++report->pageCacheHits;
-      } else {
-        report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
-      }
+      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
       report->bytesDecompressed += bytesDecompressed;
     }
     if (!ok) return Status::corruption(where(blockNo) + ": " + error);
@@ -1137,9 +1105,8 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
   static constexpr size_t kReadaheadBlocks = 4;
   struct AheadBlock {
     size_t blockNo;
-    PageCache::Block cached;               // found decoded in the cache, or
-    std::shared_ptr<BlockDecodeJob> job;   // being decoded,
-    bool storedInCache = false;            // from the stored form the cache holds
+    PageCache::Block cached;               // found in the cache, or
+    std::shared_ptr<BlockDecodeJob> job;   // being decoded
   };
 
   void readAhead() {
@@ -1151,22 +1118,15 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       const BytesView end = m_context.readaheadEnd;
       if (!end.empty() && m_file->meta.blocks.lastKey(next - 1) >= end) return;
       AheadBlock ahead{next, nullptr, nullptr};
-      PageCache::Found found = m_file->lookupCached(next, true);
-      if (found.block != nullptr && found.form == PageCache::Form::kDecoded) {
-        ahead.cached = std::move(found.block);
-      } else {
+      if (!m_file->lookupCached(next, true, &ahead.cached)) {
+        // The job fetches the stored bytes too, on the pool's thread; a
+        // failed fetch is left for openBlock() to meet and report.
         std::string stored;
         if (!m_spareBuffers.empty()) {
           stored.swap(m_spareBuffers.back());
           m_spareBuffers.pop_back();
         }
-        // Without the stored form at hand the job fetches the stored bytes
-        // too, on the pool's thread; a failed fetch is left for openBlock()
-        // to meet and report.
-        ahead.storedInCache = found.block != nullptr;
-        if (ahead.storedInCache) stored.assign(*found.block);
-        ahead.job = m_context.readahead->submit(
-            m_file->decodeInput(next, std::move(stored), ahead.storedInCache ? nullptr : this));
+        ahead.job = m_context.readahead->submit(m_file->decodeInput(next, std::move(stored), this));
       }
       m_ahead.push_back(std::move(ahead));
     }
@@ -1189,7 +1149,7 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       return Status::ok();
     }
     std::string buffer;
-    Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, ahead.storedInCache, &m_block, &buffer);
+    Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, &m_block, &buffer);
     m_spareBuffers.push_back(std::move(buffer));
     return s;
   }

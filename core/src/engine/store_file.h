@@ -131,11 +131,6 @@ struct ReadContext {
   // as decoding them: the fetches took about a seventh of a full scan's
   // reading thread, which sets the scan's pace.
   PageSource* readaheadPages = nullptr;
-  // A get's: the blocks it reads from storage are cached as stored and
-  // decoded for this read alone, until they turn hot (page_cache.h).
-  // Otherwise blocks are cached decoded, and a stored one this read
-  // decodes is cached decoded in its place.
-  bool cacheStored = false;
 };
 
 // Checks one stored block against its checksum and the raw size its index
