@@ -71,8 +71,9 @@ class DecompressionDictionary {
   DecompressionDictionary& operator=(const DecompressionDictionary&) = delete;
 
   // Decompresses `frame`, one zstd frame compressed against this dictionary,
-  // into raw[0, rawSize) with `ctx`; zstd's result: the decoded size, or an
-  // error code (ZSTD_isError). Any thread; ctx is the caller's own.
+  // into raw[0, rawSize); zstd's result: the decoded size, or an error code
+  // (ZSTD_isError). Any thread. A block up to kDecoderRoom is decoded with
+  // its decoder's own context, others with `ctx`, the caller's own.
   size_t decompress(ZSTD_DCtx_s* ctx, BytesView frame, char* raw, size_t rawSize) const;
 
   // Blocks up to this size are decoded behind the dictionary; larger ones
