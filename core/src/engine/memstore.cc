@@ -86,8 +86,9 @@ struct Memstore::FrozenSegment {
 
 namespace {
 // Arena blocks start small (a region may hold a handful of cells) and double
-// up to 1 MiB, so a big memstore costs few allocations and a small one little memory.
-constexpr size_t kMaxArenaBlock = 1 << 20;
+// up to 1 MiB, so a big memstore costs few allocations and a small one little
+// memory. The full-size ones are what the budget's pool keeps.
+constexpr size_t kMaxArenaBlock = ArenaBlockPool::kBlockBytes;
 // The arena's pages are mapped ahead of the writes in chunks this size
 // (populateThrough): one call maps 16 pages, where the writes faulted each
 // page in alone (about 145,000 faults in the benchmark's key-ordered load,
@@ -97,18 +98,25 @@ constexpr size_t kPopulateChunk = 64 << 10;
 }  // namespace
 
 // Arena blocks are mapped from the kernel, not taken from malloc: a flushed
-// memstore's memory then goes back to the system when it dies. From malloc's
-// heap it stayed resident as free space (tens of MiB after a load, since
-// glibc's trim threshold rises with the sizes it has seen), which the page
-// cache and the next memstores did not reuse.
-Memstore::Block::Block(size_t bytes) : size(bytes) {
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) throw std::bad_alloc();
-  data = static_cast<char*>(mem);
+// memstore's memory then goes to the next memstores through the budget's
+// pool, and back to the system when writes stop. From malloc's heap it stayed
+// resident as free space (tens of MiB after a load, since glibc's trim
+// threshold rises with the sizes it has seen).
+Memstore::Block::Block(size_t bytes, ArenaBlockPool* blockPool)
+    : size(bytes), pool(bytes == ArenaBlockPool::kBlockBytes ? blockPool : nullptr) {
+  data = pool != nullptr ? pool->take() : nullptr;
+  resident = data != nullptr;
+  if (data == nullptr) data = ArenaBlockPool::mapBlock(bytes);
+  if (data == nullptr) throw std::bad_alloc();
 }
 
 Memstore::Block::~Block() {
-  if (data != nullptr) munmap(data, size);
+  if (data == nullptr) return;
+  if (pool != nullptr) {
+    pool->give(data);
+  } else {
+    ArenaBlockPool::unmapBlock(data, size);
+  }
 }
 
 Memstore::Memstore(std::shared_ptr<MemstoreBudget> budget, size_t segmentEntries)
@@ -168,6 +176,14 @@ size_t Memstore::frozenSegmentCount() const {
 Memstore::~Memstore() {
   if (m_budget == nullptr) return;
   const uint64_t bytes = approximateBytes();
+  const uint64_t ownActive = m_budgetState == BudgetState::kActive ? bytes : 0;
+  // The other memstores taking writes hold less than a block of them (none,
+  // or ones just started: the flush that ended this one was the last of a
+  // load): no writes under way for the pool to keep the arena for, so it
+  // goes back to the kernel.
+  if (m_budget->active.load(std::memory_order_relaxed) < ownActive + ArenaBlockPool::kBlockBytes) {
+    for (Block& block : m_blocks) block.pool = nullptr;
+  }
   if (m_budgetState == BudgetState::kActive) m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
   if (m_budgetState == BudgetState::kFlushing) m_budget->flushing.fetch_sub(bytes, std::memory_order_relaxed);
 }
@@ -191,10 +207,10 @@ char* Memstore::allocate(size_t bytes) {
   if (bytes > m_allocRemaining) {
     m_nextBlock = std::min(m_nextBlock * 2, kMaxArenaBlock);
     const size_t blockSize = std::max(bytes, m_nextBlock);
-    m_blocks.emplace_back(blockSize);
+    m_blocks.emplace_back(blockSize, m_budget != nullptr ? &m_budget->pool : nullptr);
     m_allocPtr = m_blocks.back().data;
     m_allocRemaining = blockSize;
-    m_populatedEnd = m_allocPtr;
+    m_populatedEnd = m_blocks.back().resident ? m_allocPtr + blockSize : m_allocPtr;
   }
   populateThrough(m_allocPtr + bytes);
   // Bytes in use, not blocks reserved: this is what triggers flushes. One

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/arena_block_pool.h"
 #include "engine/internal_iterator.h"
 #include "keyscope/bytes.h"
 
@@ -42,10 +43,15 @@ namespace keyscope::engine {
 // taking writes (active) and those switched out for a flush that has not yet
 // been installed (flushing). A memstore that dies uncounted-out (a dropped
 // table's, say) takes its bytes out itself.
+//
+// It also keeps the arena blocks of flushed memstores for the next ones
+// (ArenaBlockPool); a budget made with poolBytes 0 keeps none.
 struct MemstoreBudget {
+  explicit MemstoreBudget(size_t poolBytes = 0) : pool(poolBytes) {}
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> flushing{0};
   uint64_t held() const { return active.load(std::memory_order_relaxed) + flushing.load(std::memory_order_relaxed); }
+  ArenaBlockPool pool;
 };
 
 class Memstore {
@@ -114,16 +120,23 @@ class Memstore {
   static Node* findGreaterOrEqual(const SkipList& list, BytesView key, uint64_t mvcc, Node** prev);
   static Node* findLessThan(const SkipList& list, BytesView key);
 
-  // One arena block: zeroed pages mapped for this memstore alone.
+  // One arena block: pages mapped for this memstore alone, zeroed or, when
+  // taken from the pool, as the memstore before left them. A block of the
+  // pool's size goes back to the pool when the memstore dies.
   struct Block {
-    explicit Block(size_t bytes);  // throws std::bad_alloc when the kernel refuses
+    // Takes a block from `pool` when it keeps one of this size, else maps
+    // one; throws std::bad_alloc when the kernel refuses.
+    Block(size_t bytes, ArenaBlockPool* pool);
     ~Block();
-    Block(Block&& other) noexcept : data(std::exchange(other.data, nullptr)), size(other.size) {}
+    Block(Block&& other) noexcept
+        : data(std::exchange(other.data, nullptr)), size(other.size), pool(other.pool), resident(other.resident) {}
     Block(const Block&) = delete;
     Block& operator=(const Block&) = delete;
     Block& operator=(Block&&) = delete;
     char* data;
     size_t size;
+    ArenaBlockPool* pool;  // null: unmapped when the memstore dies
+    bool resident = false;  // taken from the pool: its pages are mapped already
   };
 
   enum class BudgetState { kActive, kFlushing, kFlushed };

@@ -139,6 +139,19 @@ WorkspaceImpl::Task WorkspaceImpl::takeNextTaskLocked() {
   return task;
 }
 
+// The memstore pool's blocks are for writes under way: none when the
+// memstores taking writes hold less than a block of them (a flush took them
+// all), and none once no memstore has asked for a block for two seconds
+// (longer than a writer waits for a flush to make room, in the benchmark's
+// loads).
+void WorkspaceImpl::releaseUnusedArenaBlocks() {
+  if (m_memstoreBudget->active.load(std::memory_order_relaxed) < ArenaBlockPool::kBlockBytes) {
+    m_memstoreBudget->pool.releaseAll();
+  } else {
+    m_memstoreBudget->pool.releaseIfIdle(ArenaBlockPool::Clock::now(), std::chrono::seconds(2));
+  }
+}
+
 void WorkspaceImpl::workerLoop(size_t index) {
   while (true) {
     Task task;
@@ -156,6 +169,7 @@ void WorkspaceImpl::workerLoop(size_t index) {
         deleteObsoleteFiles();
         (void)persistStatistics();  // statistics only: a failure retries next time
         m_readers->dropIdleSnapshots();  // so checkpoints can pass them (reader_pool.h)
+        releaseUnusedArenaBlocks();
         continue;
       }
       task = takeNextTaskLocked();
@@ -175,6 +189,7 @@ void WorkspaceImpl::workerLoop(size_t index) {
     deleteObsoleteFiles();
     (void)persistStatistics();
     m_readers->dropIdleSnapshots();
+    releaseUnusedArenaBlocks();
     recordOutcome(task, status);
     {
       std::lock_guard lock(m_queueMutex);

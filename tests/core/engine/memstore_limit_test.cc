@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,63 @@ TEST(MemstoreBudget, AMemstoreThatDiesTakesItsBytesOutWhateverItsState) {
     EXPECT_EQ(budget->flushing.load(), 0u);
   }
   EXPECT_EQ(budget->held(), 0u);
+}
+
+// Rows with a value of 1 KiB each: about 1,000 fill one full-size arena block.
+void addRows(Memstore& memstore, const std::string& prefix, int rows, uint64_t* mvcc) {
+  for (int i = 0; i < rows; ++i) {
+    const std::string key = engine::internalKey(prefix + std::to_string(i), "q", 1, CellType::kPut);
+    memstore.add(key, std::string(1024, static_cast<char>('a' + i % 26)), ++*mvcc);
+  }
+}
+
+// Every row addRows() wrote, in key order, with its own value.
+void expectRows(const Memstore& memstore, const std::string& prefix, int rows, uint64_t mvcc) {
+  std::map<std::string, std::string> expected;
+  for (int i = 0; i < rows; ++i) {
+    expected[engine::internalKey(prefix + std::to_string(i), "q", 1, CellType::kPut)] =
+        std::string(1024, static_cast<char>('a' + i % 26));
+  }
+  std::map<std::string, std::string> seen;
+  auto it = memstore.newIterator(mvcc);
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    if (it->key().substr(0, prefix.size()) == prefix) seen[std::string(it->key())] = std::string(it->value());
+  }
+  EXPECT_TRUE(seen == expected) << seen.size() << " rows read back, " << expected.size() << " written";
+}
+
+TEST(MemstoreBudget, AFlushedMemstoresArenaGoesToTheMemstoreTakingWrites) {
+  auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
+  uint64_t mvcc = 0;
+  auto flushed = std::make_unique<Memstore>(budget);
+  addRows(*flushed, "old", 8000, &mvcc);  // about 8 MiB: full-size blocks
+  Memstore next(budget);
+  addRows(next, "new", 2000, &mvcc);  // taking writes: two blocks of them
+  flushed->markFlushing();
+  flushed->markFlushed();
+  flushed.reset();
+  const size_t kept = budget->pool.keptBytes();
+  EXPECT_GE(kept, size_t{6} << 20) << "the flushed memstore's full-size blocks";
+
+  // The next memstore's writes go into the kept blocks, over what the last
+  // one left in them, and read back as written.
+  addRows(next, "more", 4000, &mvcc);
+  EXPECT_LE(budget->pool.keptBytes(), kept - (size_t{3} << 20));
+  expectRows(next, "more", 4000, mvcc);
+  EXPECT_TRUE(next.levelsInOrder());
+}
+
+TEST(MemstoreBudget, TheLastFlushedMemstoreGivesItsArenaBackToTheKernel) {
+  auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
+  uint64_t mvcc = 0;
+  auto flushed = std::make_unique<Memstore>(budget);
+  addRows(*flushed, "old", 4000, &mvcc);
+  flushed->markFlushing();
+  flushed->markFlushed();
+  Memstore next(budget);
+  addRows(next, "new", 100, &mvcc);  // a memstore just started: less than a block
+  flushed.reset();  // no writes under way to keep the arena for
+  EXPECT_EQ(budget->pool.keptBytes(), 0u);
 }
 
 // A table pre-split into eight regions, each with a flush size it never

@@ -1,0 +1,95 @@
+// The pool of memstore arena blocks: what it keeps, up to its maximum, and
+// when it lets go of them.
+#include "engine/arena_block_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+
+namespace keyscope::engine {
+namespace {
+
+constexpr size_t kBlock = ArenaBlockPool::kBlockBytes;
+
+char* newBlock() {
+  char* block = ArenaBlockPool::mapBlock(kBlock);
+  EXPECT_NE(block, nullptr);
+  return block;
+}
+
+TEST(ArenaBlockPool, GivesBackTheBlocksItWasGivenAndNothingBefore) {
+  ArenaBlockPool pool(4 * kBlock);
+  EXPECT_EQ(pool.take(), nullptr);
+  char* block = newBlock();
+  pool.give(block);
+  EXPECT_EQ(pool.keptBytes(), kBlock);
+  EXPECT_EQ(pool.take(), block);
+  EXPECT_EQ(pool.keptBytes(), 0u);
+  EXPECT_EQ(pool.take(), nullptr);
+  ArenaBlockPool::unmapBlock(block, kBlock);
+}
+
+TEST(ArenaBlockPool, AKeptBlockComesBackAsItsLastUserLeftIt) {
+  // Not zeroed again: that is the cost it saves, and why the memstore's
+  // arena initializes everything it hands out.
+  ArenaBlockPool pool(kBlock);
+  char* block = newBlock();
+  std::memset(block, 0x5A, kBlock);
+  pool.give(block);
+  char* again = pool.take();
+  ASSERT_EQ(again, block);
+  EXPECT_EQ(again[0], 0x5A);
+  EXPECT_EQ(again[kBlock - 1], 0x5A);
+  ArenaBlockPool::unmapBlock(again, kBlock);
+}
+
+TEST(ArenaBlockPool, KeepsNoMoreThanItsMaximum) {
+  ArenaBlockPool pool(2 * kBlock + kBlock / 2);  // room for two whole blocks
+  for (int i = 0; i < 4; ++i) pool.give(newBlock());
+  EXPECT_EQ(pool.keptBytes(), 2 * kBlock);
+
+  ArenaBlockPool none(0);
+  none.give(newBlock());
+  EXPECT_EQ(none.keptBytes(), 0u);
+}
+
+TEST(ArenaBlockPool, ReleasesOnlyOnceNobodyAskedForTheIdleTime) {
+  using namespace std::chrono_literals;
+  ArenaBlockPool pool(4 * kBlock);
+  pool.give(newBlock());
+  pool.give(pool.take());  // asked and served just now, then given back
+  pool.releaseIfIdle(ArenaBlockPool::Clock::now(), 2s);
+  EXPECT_EQ(pool.keptBytes(), kBlock) << "a memstore asked within the idle time";
+  pool.releaseIfIdle(ArenaBlockPool::Clock::now() + 3s, 2s);
+  EXPECT_EQ(pool.keptBytes(), 0u) << "nobody asked for longer than the idle time";
+}
+
+TEST(ArenaBlockPool, AnAskItCouldNotServeStillSaysBlocksAreWanted) {
+  using namespace std::chrono_literals;
+  ArenaBlockPool pool(4 * kBlock);
+  EXPECT_EQ(pool.take(), nullptr);  // the memstore mapped a block of its own
+  pool.give(newBlock());
+  pool.releaseIfIdle(ArenaBlockPool::Clock::now(), 2s);
+  EXPECT_EQ(pool.keptBytes(), kBlock);
+}
+
+TEST(ArenaBlockPool, APoolNeverAskedReleasesAtItsFirstCheck) {
+  using namespace std::chrono_literals;
+  ArenaBlockPool pool(4 * kBlock);
+  pool.give(newBlock());
+  pool.give(newBlock());
+  pool.releaseIfIdle(ArenaBlockPool::Clock::now(), 2s);
+  EXPECT_EQ(pool.keptBytes(), 0u);
+}
+
+TEST(ArenaBlockPool, ReleaseAllLetsGoOfEverything) {
+  ArenaBlockPool pool(4 * kBlock);
+  pool.give(newBlock());
+  pool.give(newBlock());
+  pool.releaseAll();
+  EXPECT_EQ(pool.keptBytes(), 0u);
+}
+
+}  // namespace
+}  // namespace keyscope::engine
