@@ -319,8 +319,8 @@ class WorkspaceImpl final : public Workspace {
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
   // Every memstore's bytes, against OpenOptions::memstoreLimitBytes. Its pool
   // keeps up to a quarter of that limit (64 MiB when there is none): half of
-  // it loaded faster still in the benchmark, but raised the peak resident set
-  // past its target in some runs (README, "Performance").
+  // it loaded faster still in the benchmark, and peaked closer to the
+  // resident-set target (README, "Performance").
   std::shared_ptr<MemstoreBudget> m_memstoreBudget = std::make_shared<MemstoreBudget>(
       m_options.memstoreLimitBytes != 0 ? m_options.memstoreLimitBytes / 4 : size_t{64} << 20);
   std::atomic<uint64_t> m_readPoint{0};
