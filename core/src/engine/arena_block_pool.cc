@@ -57,6 +57,8 @@ char* ArenaBlockPool::mapBlock(size_t bytes) {
   return mem == MAP_FAILED ? nullptr : static_cast<char*>(mem);
 }
 
-void ArenaBlockPool::unmapBlock(char* block, size_t bytes) { munmap(block, bytes); }
+void ArenaBlockPool::unmapBlock(char* block, size_t bytes) {
+  munmap(block, bytes);
+}
 
 }  // namespace keyscope::engine
