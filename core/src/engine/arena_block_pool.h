@@ -16,8 +16,8 @@
 // maxBytes. What it keeps is for writes under way: a memstore that dies
 // while the others hold less than a block of writes unmaps its blocks
 // instead of giving them back (Memstore), and releaseIfIdle() lets go of
-// everything once no memstore has asked for a block for a while (the
-// workspace calls it after each flush or compaction and when idle), so
+// everything once no memstore has asked for a block for a while
+// (MemstoreBudget::trimPool, after each flush or compaction and when idle), so
 // memory kept for writes that stopped goes back to the kernel soon after.
 //
 // Kept blocks hold the bytes of the memstore that used them last: the arena

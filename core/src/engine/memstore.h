@@ -27,6 +27,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,20 @@ struct MemstoreBudget {
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> flushing{0};
   uint64_t held() const { return active.load(std::memory_order_relaxed) + flushing.load(std::memory_order_relaxed); }
+  // Lets the pool's blocks go when no writes are under way for them: at once
+  // when the memstores taking writes hold less than a block of them (a flush
+  // took them all), else once no memstore has asked for a block for
+  // kPoolIdle (longer than a writer waits for a flush to make room, in the
+  // benchmark's loads). The workspace calls it after each background task
+  // and when idle.
+  static constexpr std::chrono::seconds kPoolIdle{2};
+  void trimPool(ArenaBlockPool::Clock::time_point now) {
+    if (active.load(std::memory_order_relaxed) < ArenaBlockPool::kBlockBytes) {
+      pool.releaseAll();
+    } else {
+      pool.releaseIfIdle(now, kPoolIdle);
+    }
+  }
   ArenaBlockPool pool;
 };
 

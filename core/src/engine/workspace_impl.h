@@ -194,7 +194,6 @@ class WorkspaceImpl final : public Workspace {
   // Background work (workspace_maintenance.cc).
   // index 0 also does the idle housekeeping (the async log's retries, ...).
   void workerLoop(size_t index);
-  void releaseUnusedArenaBlocks();
   // The next task to run: the oldest flush, else the oldest task.
   // REQUIRES: m_queueMutex, a non-empty queue.
   Task takeNextTaskLocked();

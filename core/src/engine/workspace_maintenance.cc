@@ -139,19 +139,6 @@ WorkspaceImpl::Task WorkspaceImpl::takeNextTaskLocked() {
   return task;
 }
 
-// The memstore pool's blocks are for writes under way: none when the
-// memstores taking writes hold less than a block of them (a flush took them
-// all), and none once no memstore has asked for a block for two seconds
-// (longer than a writer waits for a flush to make room, in the benchmark's
-// loads).
-void WorkspaceImpl::releaseUnusedArenaBlocks() {
-  if (m_memstoreBudget->active.load(std::memory_order_relaxed) < ArenaBlockPool::kBlockBytes) {
-    m_memstoreBudget->pool.releaseAll();
-  } else {
-    m_memstoreBudget->pool.releaseIfIdle(ArenaBlockPool::Clock::now(), std::chrono::seconds(2));
-  }
-}
-
 void WorkspaceImpl::workerLoop(size_t index) {
   while (true) {
     Task task;
@@ -169,7 +156,7 @@ void WorkspaceImpl::workerLoop(size_t index) {
         deleteObsoleteFiles();
         (void)persistStatistics();  // statistics only: a failure retries next time
         m_readers->dropIdleSnapshots();  // so checkpoints can pass them (reader_pool.h)
-        releaseUnusedArenaBlocks();
+        m_memstoreBudget->trimPool(ArenaBlockPool::Clock::now());
         continue;
       }
       task = takeNextTaskLocked();
@@ -189,7 +176,7 @@ void WorkspaceImpl::workerLoop(size_t index) {
     deleteObsoleteFiles();
     (void)persistStatistics();
     m_readers->dropIdleSnapshots();
-    releaseUnusedArenaBlocks();
+    m_memstoreBudget->trimPool(ArenaBlockPool::Clock::now());
     recordOutcome(task, status);
     {
       std::lock_guard lock(m_queueMutex);

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -116,6 +117,37 @@ TEST(MemstoreBudget, TheLastFlushedMemstoreGivesItsArenaBackToTheKernel) {
   Memstore next(budget);
   addRows(next, "new", 100, &mvcc);  // a memstore just started: less than a block
   flushed.reset();  // no writes under way to keep the arena for
+  EXPECT_EQ(budget->pool.keptBytes(), 0u);
+}
+
+TEST(MemstoreBudget, TrimKeepsThePoolOnlyForWritesUnderWay) {
+  auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
+  uint64_t mvcc = 0;
+  auto flushed = std::make_unique<Memstore>(budget);
+  addRows(*flushed, "old", 4000, &mvcc);
+  Memstore next(budget);
+  addRows(next, "new", 2000, &mvcc);  // taking writes: two blocks of them
+  flushed->markFlushing();
+  flushed->markFlushed();
+  flushed.reset();
+  const size_t kept = budget->pool.keptBytes();
+  ASSERT_GT(kept, 0u);
+  const auto now = engine::ArenaBlockPool::Clock::now();
+  budget->trimPool(now);  // the writer asked for blocks just now
+  EXPECT_EQ(budget->pool.keptBytes(), kept);
+  budget->trimPool(now + MemstoreBudget::kPoolIdle + std::chrono::seconds(1));
+  EXPECT_EQ(budget->pool.keptBytes(), 0u) << "no memstore asked for a block for the idle time";
+
+  // Kept again, then the memstore taking writes is switched out for its
+  // flush: nothing holds writes, so the next trim lets go at once.
+  auto again = std::make_unique<Memstore>(budget);
+  addRows(*again, "again", 3000, &mvcc);
+  again->markFlushing();
+  again->markFlushed();
+  again.reset();
+  ASSERT_GT(budget->pool.keptBytes(), 0u);
+  next.markFlushing();
+  budget->trimPool(engine::ArenaBlockPool::Clock::now());
   EXPECT_EQ(budget->pool.keptBytes(), 0u);
 }
 
