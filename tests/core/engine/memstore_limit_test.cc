@@ -86,16 +86,22 @@ void expectRows(const Memstore& memstore, const std::string& prefix, int rows, u
   EXPECT_TRUE(seen == expected) << seen.size() << " rows read back, " << expected.size() << " written";
 }
 
+// A memstore that took `rows` rows, then was flushed and died: its arena
+// goes to the budget's pool or back to the kernel.
+void flushAndDrop(const std::shared_ptr<MemstoreBudget>& budget, const std::string& prefix, int rows,
+                  uint64_t* mvcc) {
+  Memstore flushed(budget);
+  addRows(flushed, prefix, rows, mvcc);
+  flushed.markFlushing();
+  flushed.markFlushed();
+}
+
 TEST(MemstoreBudget, AFlushedMemstoresArenaGoesToTheMemstoreTakingWrites) {
   auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
   uint64_t mvcc = 0;
-  auto flushed = std::make_unique<Memstore>(budget);
-  addRows(*flushed, "old", 8000, &mvcc);  // about 8 MiB: full-size blocks
   Memstore next(budget);
   addRows(next, "new", 2000, &mvcc);  // taking writes: two blocks of them
-  flushed->markFlushing();
-  flushed->markFlushed();
-  flushed.reset();
+  flushAndDrop(budget, "old", 8000, &mvcc);  // about 8 MiB: full-size blocks
   const size_t kept = budget->pool.keptBytes();
   EXPECT_GE(kept, size_t{6} << 20) << "the flushed memstore's full-size blocks";
 
@@ -123,13 +129,9 @@ TEST(MemstoreBudget, TheLastFlushedMemstoreGivesItsArenaBackToTheKernel) {
 TEST(MemstoreBudget, TrimKeepsThePoolOnlyForWritesUnderWay) {
   auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
   uint64_t mvcc = 0;
-  auto flushed = std::make_unique<Memstore>(budget);
-  addRows(*flushed, "old", 4000, &mvcc);
   Memstore next(budget);
   addRows(next, "new", 2000, &mvcc);  // taking writes: two blocks of them
-  flushed->markFlushing();
-  flushed->markFlushed();
-  flushed.reset();
+  flushAndDrop(budget, "old", 4000, &mvcc);
   const size_t kept = budget->pool.keptBytes();
   ASSERT_GT(kept, 0u);
   const auto now = engine::ArenaBlockPool::Clock::now();
@@ -140,11 +142,7 @@ TEST(MemstoreBudget, TrimKeepsThePoolOnlyForWritesUnderWay) {
 
   // Kept again, then the memstore taking writes is switched out for its
   // flush: nothing holds writes, so the next trim lets go at once.
-  auto again = std::make_unique<Memstore>(budget);
-  addRows(*again, "again", 3000, &mvcc);
-  again->markFlushing();
-  again->markFlushed();
-  again.reset();
+  flushAndDrop(budget, "again", 3000, &mvcc);
   ASSERT_GT(budget->pool.keptBytes(), 0u);
   next.markFlushing();
   budget->trimPool(engine::ArenaBlockPool::Clock::now());
