@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 namespace keyscope::engine {
 namespace {
@@ -89,6 +93,59 @@ TEST(ArenaBlockPool, ReleaseAllLetsGoOfEverything) {
   pool.give(newBlock());
   pool.releaseAll();
   EXPECT_EQ(pool.keptBytes(), 0u);
+}
+
+// The VmFlags line of the mapping of /proc/self/smaps that holds `at`, or ""
+// when none does.
+std::string vmFlagsOf(const void* at) {
+  const auto address = reinterpret_cast<uintptr_t>(at);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0;
+    uintptr_t end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-' &&
+        line.find(':') > line.find(' ')) {
+      inside = begin <= address && address < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+bool advisedForHugePages(const void* at) {
+  return vmFlagsOf(at).find(" hg") != std::string::npos;
+}
+
+TEST(ArenaBlockPool, AFullSizeBlockIsOneHugePageAlignedAndAdvisedForIt) {
+  static_assert(kBlock % ArenaBlockPool::kHugePageBytes == 0);
+  char* block = ArenaBlockPool::mapBlock(kBlock);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % ArenaBlockPool::kHugePageBytes, 0u);
+  ASSERT_NE(vmFlagsOf(block), "") << "the block is not in /proc/self/smaps";
+  EXPECT_TRUE(advisedForHugePages(block)) << vmFlagsOf(block);
+  EXPECT_TRUE(advisedForHugePages(block + kBlock - 1)) << vmFlagsOf(block + kBlock - 1);
+  // Zeroed, and every byte of it writable.
+  EXPECT_EQ(block[0], 0);
+  EXPECT_EQ(block[kBlock - 1], 0);
+  std::memset(block, 0x5A, kBlock);
+  EXPECT_EQ(block[kBlock / 2], 0x5A);
+  ArenaBlockPool::unmapBlock(block, kBlock);
+  EXPECT_EQ(vmFlagsOf(block), "") << "unmapped";
+}
+
+TEST(ArenaBlockPool, ASmallerBlockIsAPlainMapping) {
+  constexpr size_t kSmall = 64 << 10;
+  char* block = ArenaBlockPool::mapBlock(kSmall);
+  ASSERT_NE(block, nullptr);
+  EXPECT_FALSE(advisedForHugePages(block)) << vmFlagsOf(block);
+  EXPECT_EQ(block[kSmall - 1], 0);
+  std::memset(block, 0x5A, kSmall);
+  ArenaBlockPool::unmapBlock(block, kSmall);
 }
 
 }  // namespace

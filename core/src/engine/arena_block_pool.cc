@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
+
 namespace keyscope::engine {
 
 ArenaBlockPool::ArenaBlockPool(size_t maxBytes) : m_maxBlocks(maxBytes / kBlockBytes) {}
@@ -52,9 +54,30 @@ size_t ArenaBlockPool::keptBytes() const {
   return m_kept.size() * kBlockBytes;
 }
 
-char* ArenaBlockPool::mapBlock(size_t bytes) {
+namespace {
+
+char* mapAnonymous(size_t bytes) {
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return mem == MAP_FAILED ? nullptr : static_cast<char*>(mem);
+}
+
+}  // namespace
+
+char* ArenaBlockPool::mapBlock(size_t bytes) {
+  if (bytes == 0 || bytes % kHugePageBytes != 0) return mapAnonymous(bytes);
+  // mmap promises only page alignment: map a huge page more than asked and
+  // unmap what lies outside the aligned range.
+  const size_t padded = bytes + kHugePageBytes;
+  char* const mapped = mapAnonymous(padded);
+  if (mapped == nullptr) return nullptr;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(mapped);
+  char* const block = mapped + (((at + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1}) - at);
+  if (block != mapped) munmap(mapped, static_cast<size_t>(block - mapped));
+  char* const end = block + bytes;
+  if (end != mapped + padded) munmap(end, static_cast<size_t>(mapped + padded - end));
+  // Advice only: without it (THP "never") the block still works.
+  (void)madvise(block, bytes, MADV_HUGEPAGE);
+  return block;
 }
 
 void ArenaBlockPool::unmapBlock(char* block, size_t bytes) {

@@ -25,11 +25,14 @@ struct Memstore::Node {
   // Followed in memory by std::atomic<Node*> next[height], then key, then value.
 
   std::atomic<Node*>* nextArray() { return reinterpret_cast<std::atomic<Node*>*>(this + 1); }
-  const std::atomic<Node*>* nextArray() const { return reinterpret_cast<const std::atomic<Node*>*>(this + 1); }
+  const std::atomic<Node*>* nextArray() const {
+    return reinterpret_cast<const std::atomic<Node*>*>(this + 1);
+  }
   Node* next(int level) const { return nextArray()[level].load(std::memory_order_acquire); }
   void setNext(int level, Node* node) { nextArray()[level].store(node, std::memory_order_release); }
   const char* keyData() const {
-    return reinterpret_cast<const char*>(reinterpret_cast<const std::atomic<Node*>*>(this + 1) + height);
+    return reinterpret_cast<const char*>(reinterpret_cast<const std::atomic<Node*>*>(this + 1) +
+                                         height);
   }
   BytesView key() const { return {keyData(), keySize}; }
   BytesView value() const { return {keyData() + keySize, valueSize}; }
@@ -79,21 +82,23 @@ struct Memstore::FrozenSegment {
   bool mayHoldRow(uint64_t rowHash) const {
     const uint64_t* block = filter + filterBlock(rowHash, filterBlocks) * kFilterBlockWords;
     bool all = true;
-    forEachProbe(rowHash, [&](uint32_t bit) { all = all && (block[bit / 64] >> (bit % 64) & 1) != 0; });
+    forEachProbe(rowHash,
+                 [&](uint32_t bit) { all = all && (block[bit / 64] >> (bit % 64) & 1) != 0; });
     return all;
   }
 };
 
 namespace {
 // Arena blocks start small (a region may hold a handful of cells) and double
-// up to 1 MiB, so a big memstore costs few allocations and a small one little
-// memory. The full-size ones are what the budget's pool keeps.
+// up to 2 MiB (ArenaBlockPool::kBlockBytes, a huge page), so a big memstore costs few allocations
+// and a small one little memory. The full-size ones are what the budget's pool keeps.
 constexpr size_t kMaxArenaBlock = ArenaBlockPool::kBlockBytes;
 // The arena's pages are mapped ahead of the writes in chunks this size
 // (populateThrough): one call maps 16 pages, where the writes faulted each
 // page in alone (about 145,000 faults in the benchmark's key-ordered load,
-// run by keyscope-read-probe). A chunk is small next to a memstore, so mapping ahead adds
-// little to the resident set.
+// run by keyscope-read-probe); in a full-size block given a huge page, the
+// first call maps the whole block. A chunk is small next to a memstore, so
+// mapping ahead adds little to the resident set.
 constexpr size_t kPopulateChunk = 64 << 10;
 }  // namespace
 
@@ -150,13 +155,15 @@ void Memstore::freezeActive() {
     lastRow = row;
   }
   const size_t blocks = std::max<size_t>(1, (rowHashes.size() * kFilterBitsPerRow + 511) / 512);
-  auto* filter = reinterpret_cast<uint64_t*>(allocate(blocks * kFilterBlockWords * sizeof(uint64_t)));
+  auto* filter =
+      reinterpret_cast<uint64_t*>(allocate(blocks * kFilterBlockWords * sizeof(uint64_t)));
   std::fill(filter, filter + blocks * kFilterBlockWords, 0);
   for (const uint64_t hash : rowHashes) {
     uint64_t* block = filter + filterBlock(hash, blocks) * kFilterBlockWords;
     forEachProbe(hash, [&](uint32_t bit) { block[bit / 64] |= uint64_t{1} << (bit % 64); });
   }
-  auto* segment = new (allocate(sizeof(FrozenSegment))) FrozenSegment{entries, count, filter, blocks};
+  auto* segment =
+      new (allocate(sizeof(FrozenSegment))) FrozenSegment{entries, count, filter, blocks};
   SkipList* next = newSkipList();
   {
     std::lock_guard lock(m_segmentsMutex);
@@ -184,8 +191,10 @@ Memstore::~Memstore() {
   if (m_budget->active.load(std::memory_order_relaxed) < ownActive + ArenaBlockPool::kBlockBytes) {
     for (Block& block : m_blocks) block.pool = nullptr;
   }
-  if (m_budgetState == BudgetState::kActive) m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
-  if (m_budgetState == BudgetState::kFlushing) m_budget->flushing.fetch_sub(bytes, std::memory_order_relaxed);
+  if (m_budgetState == BudgetState::kActive)
+    m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
+  if (m_budgetState == BudgetState::kFlushing)
+    m_budget->flushing.fetch_sub(bytes, std::memory_order_relaxed);
 }
 
 void Memstore::markFlushing() {
@@ -232,7 +241,8 @@ void Memstore::populateThrough(const char* end) {
   static std::atomic<bool> unsupported{false};
   const char* blockEnd = m_allocPtr + m_allocRemaining;
   while (m_populatedEnd < end) {
-    const size_t chunk = std::min<size_t>(kPopulateChunk, static_cast<size_t>(blockEnd - m_populatedEnd));
+    const size_t chunk =
+        std::min<size_t>(kPopulateChunk, static_cast<size_t>(blockEnd - m_populatedEnd));
     if (!unsupported.load(std::memory_order_relaxed) &&
         madvise(m_populatedEnd, chunk, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
       unsupported.store(true, std::memory_order_relaxed);
@@ -260,7 +270,8 @@ int Memstore::compare(const Node* a, BytesView key, uint64_t mvcc) {
   return a->mvcc > mvcc ? -1 : 1;  // newer first
 }
 
-Memstore::Node* Memstore::findGreaterOrEqual(const SkipList& list, BytesView key, uint64_t mvcc, Node** prev) {
+Memstore::Node* Memstore::findGreaterOrEqual(const SkipList& list, BytesView key, uint64_t mvcc,
+                                             Node** prev) {
   Node* x = list.head;
   int level = list.maxHeight.load(std::memory_order_relaxed) - 1;
   while (true) {
@@ -329,9 +340,11 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
     // new levels of the head, which is fine.
     list.maxHeight.store(height, std::memory_order_relaxed);
   }
-  const size_t size = sizeof(Node) + sizeof(std::atomic<Node*>) * static_cast<size_t>(height) + key.size() + value.size();
+  const size_t size = sizeof(Node) + sizeof(std::atomic<Node*>) * static_cast<size_t>(height) +
+                      key.size() + value.size();
   char* mem = allocate(size);
-  Node* node = new (mem) Node{mvcc, static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size()), height};
+  Node* node = new (mem)
+      Node{mvcc, static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size()), height};
   for (int i = 0; i < height; ++i) new (&node->nextArray()[i]) std::atomic<Node*>(nullptr);
   char* data = const_cast<char*>(node->keyData());
   std::memcpy(data, key.data(), key.size());
@@ -351,7 +364,8 @@ void Memstore::add(BytesView key, BytesView value, uint64_t mvcc) {
     const int64_t ts = timestampOfValidKey(key);
     if (ts < m_minTs.load(std::memory_order_relaxed)) m_minTs.store(ts, std::memory_order_relaxed);
     if (ts > m_maxTs.load(std::memory_order_relaxed)) m_maxTs.store(ts, std::memory_order_relaxed);
-    const auto type = static_cast<CellType>(static_cast<uint8_t>(~static_cast<uint8_t>(key.back())));
+    const auto type =
+        static_cast<CellType>(static_cast<uint8_t>(~static_cast<uint8_t>(key.back())));
     if (type == CellType::kDeleteFamily || type == CellType::kDeleteFamilyVersion)
       m_familyMarkers.fetch_add(1, std::memory_order_relaxed);
   }
@@ -381,7 +395,8 @@ bool Memstore::levelsInOrder() const {
 // One skip list's entries visible at a read point.
 class MemstoreIterator final : public InternalIterator {
  public:
-  MemstoreIterator(const Memstore::SkipList* list, uint64_t readPoint) : m_list(list), m_readPoint(readPoint) {}
+  MemstoreIterator(const Memstore::SkipList* list, uint64_t readPoint)
+      : m_list(list), m_readPoint(readPoint) {}
 
   bool valid() const override { return m_node != nullptr; }
   void seekToFirst() override {
@@ -480,7 +495,8 @@ class FrozenSegmentIterator final : public InternalIterator {
   size_t m_pos;
 };
 
-std::unique_ptr<InternalIterator> Memstore::newIterator(uint64_t readPoint, BytesView getRow) const {
+std::unique_ptr<InternalIterator> Memstore::newIterator(uint64_t readPoint,
+                                                        BytesView getRow) const {
   std::vector<const FrozenSegment*> frozen;
   const SkipList* active = nullptr;
   {
