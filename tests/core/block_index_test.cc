@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace keyscope::engine {
 namespace {
@@ -63,6 +66,30 @@ TEST(BlockIndexTest, KeysWithSharedPrefixesAndZeroBytesStayApart) {
   EXPECT_EQ(index.lastKey(2), c);
   EXPECT_EQ(index.find(std::string("row\0\x01\x00", 6)), 1u);
   EXPECT_EQ(index.find(std::string("row\0", 4)), 0u);
+}
+
+TEST(BlockIndexTest, FindAgreesWithABinarySearchOfTheWholeKeys) {
+  // Keys of 0 to 12 bytes from a three-letter alphabet with zero bytes in
+  // it: many share their first 8 bytes, and many are prefixes of others,
+  // the cases where find() must look past the integers it compares first.
+  std::mt19937 random(7);
+  const char alphabet[] = {'\0', '\x01', '\xff'};
+  auto randomKey = [&] {
+    std::string key(random() % 13, '\0');
+    for (char& c : key) c = alphabet[random() % 3];
+    return key;
+  };
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back(randomKey());
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  BlockIndex index;
+  for (const std::string& key : keys) index.add(key, at(0, 0));
+  for (int i = 0; i < 20000; ++i) {
+    const std::string target = randomKey();
+    const auto expected = std::lower_bound(keys.begin(), keys.end(), target) - keys.begin();
+    ASSERT_EQ(index.find(target), static_cast<size_t>(expected)) << testing::PrintToString(target);
+  }
 }
 
 }  // namespace
