@@ -45,6 +45,7 @@ TEST(BlockIndexTest, FindsTheFirstBlockWhoseLastKeyIsAtOrPastTheTarget) {
   EXPECT_EQ(index.find("a"), 0u) << "an empty index has no block to find";
   for (const char* key : {"b", "d", "f", "h"}) index.add(key, at(0, 0));
   EXPECT_EQ(index.find(""), 0u);
+  EXPECT_EQ(index.find(BytesView()), 0u) << "an empty view with no data behind it";
   EXPECT_EQ(index.find("a"), 0u);
   EXPECT_EQ(index.find("b"), 0u) << "a block's own last key is in it";
   EXPECT_EQ(index.find(std::string("b\0", 2)), 1u);

@@ -5,9 +5,10 @@
 // blocks went back to the kernel when the memstore died after its flush. The
 // next memstore then wrote into memory new to the process, and on the
 // benchmark's virtual machines a page of it cost about 11 us at its first
-// write (its page fault), against 0.03 us for a page already mapped. Reusing every flushed block
-// took a quarter off the writing thread's time in a key-ordered load of 5 million cells. Kept
-// blocks are reused as they are, already resident.
+// write (its page fault), against 0.03 us for a page already mapped.
+// Reusing every flushed block took a quarter off the writing thread's time
+// in a key-ordered load of 5 million cells. Kept blocks are reused as they
+// are, already resident.
 //
 // The pool holds only blocks that were in use, and a memstore takes from it
 // before it maps anything new, so memstores and pool together never hold
@@ -38,8 +39,8 @@ class ArenaBlockPool {
   // to this size, and all but the first few of a large memstore have it.
   // One transparent huge page (mapBlock).
   static constexpr size_t kBlockBytes = size_t{2} << 20;
-  static constexpr size_t kHugePageBytes = size_t{2}
-                                           << 20;  // x86-64's and arm64's (4 KiB base pages)
+  // A transparent huge page on x86-64, and on arm64 with 4 KiB base pages.
+  static constexpr size_t kHugePageBytes = size_t{2} << 20;
 
   explicit ArenaBlockPool(size_t maxBytes);
   ~ArenaBlockPool();  // unmaps the blocks it keeps

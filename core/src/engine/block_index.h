@@ -96,7 +96,7 @@ class BlockIndex {
   // shorter, which is then a prefix of the other, and so the smaller key.
   static uint64_t prefixOf(BytesView key) {
     char bytes[8] = {};
-    std::memcpy(bytes, key.data(), std::min<size_t>(key.size(), sizeof bytes));
+    if (!key.empty()) std::memcpy(bytes, key.data(), std::min<size_t>(key.size(), sizeof bytes));
     return loadBigEndian64(bytes);
   }
 
