@@ -37,10 +37,10 @@ class ArenaBlockPool {
  public:
   // The size of every block the pool keeps: a memstore's arena blocks grow
   // to this size, and all but the first few of a large memstore have it.
-  // One transparent huge page (mapBlock).
-  static constexpr size_t kBlockBytes = size_t{2} << 20;
   // A transparent huge page on x86-64, and on arm64 with 4 KiB base pages.
   static constexpr size_t kHugePageBytes = size_t{2} << 20;
+  // One huge page, so mapBlock can give each block one.
+  static constexpr size_t kBlockBytes = kHugePageBytes;
 
   explicit ArenaBlockPool(size_t maxBytes);
   ~ArenaBlockPool();  // unmaps the blocks it keeps
