@@ -272,6 +272,8 @@ TEST(BlockDecodePoolTest, CancelAndWaitWaitsForAFetchUnderWay) {
     held.released.store(true);  // so the pool can stop
     FAIL() << "the pool's thread never started the job";
   }
+  EXPECT_TRUE(running->running());
+  EXPECT_FALSE(queued->running());
   queued->cancelAndWait();  // behind the held job in the one thread's queue: returns at once
 
   std::atomic<bool> returned{false};
@@ -285,6 +287,7 @@ TEST(BlockDecodePoolTest, CancelAndWaitWaitsForAFetchUnderWay) {
   canceller.join();
   EXPECT_TRUE(returned.load());
   EXPECT_TRUE(running->done());
+  EXPECT_FALSE(running->running());
 
   const auto after = pool.submit(fetchedInput(shelf, 0, raw, 0));
   ASSERT_TRUE(becomesDone(*after));

@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -651,6 +654,90 @@ class BlockFetchFailure final : public PageSource {
   bool m_onlyOtherThreads;
   std::thread::id m_maker = std::this_thread::get_id();
 };
+
+// Holds the pool's fetch of one block until the reader has fetched `behind`
+// of the blocks after it on its own thread meanwhile (or 5 s have passed),
+// and notes which of them the reader fetched while the fetch was held. (The
+// reader's own read of a block before it may come while it is held too.)
+class HeldBlockSource final : public PageSource {
+ public:
+  HeldBlockSource(PageSource* inner, const StoreFileMeta& meta, size_t held, size_t behind)
+      : m_inner(inner), m_meta(meta), m_held(held), m_behind(behind) {}
+  Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
+                   std::string* out) override {
+    const size_t block = blockStartingAt(pageNo, offset);
+    const bool reader = std::this_thread::get_id() == m_reader;
+    if (block == m_held && !reader) {
+      std::unique_lock lock(m_mutex);
+      m_holding = true;
+      m_changed.notify_all();
+      m_changed.wait_for(lock, std::chrono::seconds(5),
+                         [&] { return m_fetchedMeanwhile.size() >= m_behind; });
+      m_holding = false;
+    } else if (reader && block != kNone && block > m_held) {
+      std::lock_guard lock(m_mutex);
+      if (m_holding) m_fetchedMeanwhile.insert(block);
+      m_changed.notify_all();
+    }
+    return m_inner->readRange(fileId, pageNo, offset, length, out);
+  }
+  // Waits until the held fetch has begun; false after 10 s.
+  bool holding() {
+    std::unique_lock lock(m_mutex);
+    return m_changed.wait_for(lock, std::chrono::seconds(10), [&] { return m_holding; });
+  }
+  std::set<size_t> fetchedMeanwhile() {
+    std::lock_guard lock(m_mutex);
+    return m_fetchedMeanwhile;
+  }
+
+ private:
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+  // The block a read is the start of (a block running on into the next
+  // page is read in two ranges), else kNone.
+  size_t blockStartingAt(uint32_t pageNo, uint32_t offset) const {
+    for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
+      if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) return b;
+    }
+    return kNone;
+  }
+
+  PageSource* m_inner;
+  const StoreFileMeta& m_meta;
+  const size_t m_held;
+  const size_t m_behind;
+  const std::thread::id m_reader = std::this_thread::get_id();
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  bool m_holding = false;
+  std::set<size_t> m_fetchedMeanwhile;
+};
+
+// A reader that needs a block the pool's thread is still decoding decodes
+// the blocks queued behind it meanwhile, instead of waiting, and the scan
+// reads on as before.
+TEST_P(StoreFileLayouts, TheReaderDecodesTheBlocksBehindOneThePoolIsStillDecoding) {
+  const std::vector<Entry> entries = manyEntries(20000);
+  const auto reader = write(entries, options());
+  ASSERT_NE(reader, nullptr);
+  const StoreFileMeta& meta = reader->meta();
+  ASSERT_GT(meta.blocks.size(), 8u);
+  // The reader reads block 0 itself and queues 1-4; the pool's one thread
+  // starts on block 1 and is held there.
+  HeldBlockSource source(&m_shared, meta, /*held=*/1, /*behind=*/3);
+  BlockDecodePool pool(1);
+  auto it = reader->newIterator(readingAhead(&source, &pool, nullptr, /*fillCache=*/false));
+  std::vector<Entry> read;
+  it->seekToFirst();
+  ASSERT_TRUE(source.holding()) << "the pool's thread never started on block 1";
+  for (; it->valid(); it->next()) {
+    read.push_back({std::string(it->key()), std::string(it->value())});
+  }
+  EXPECT_TRUE(it->status().isOk()) << it->status().toString();
+  EXPECT_EQ(read, entries);
+  EXPECT_EQ(source.fetchedMeanwhile(), (std::set<size_t>{2, 3, 4}))
+      << "the reader waited for block 1 rather than decode the blocks queued behind it";
+}
 
 // A block whose fetch fails on the pool's thread is read again by the
 // reader, whose own read decides: the scan goes on when it succeeds, and

@@ -11,7 +11,9 @@
 // A job is taken by whichever comes first: a pool thread, or the reader when
 // it needs the block before any thread has started it. So a reader waits
 // only for a decode already running, never for a queue, and jobs left in the
-// queue when the pool shuts down are simply decoded by their reader.
+// queue when the pool shuts down are simply decoded by their reader. A
+// reader may also run jobs it does not need yet (runIfUnclaimed()): a scan
+// decodes the blocks queued behind the one it waits for.
 //
 // Threads: submit() and the Job methods are thread-safe. The pool's threads
 // start with the first submit().
@@ -85,11 +87,14 @@ class BlockDecodeJob {
   // job no longer uses its fetcher.
   void cancelAndWait();
 
-  // For the pool's threads: decodes unless taken or cancelled already.
+  // Decodes unless taken or cancelled already: for the pool's threads, and
+  // for a reader with nothing better to do.
   void runIfUnclaimed();
 
   // The decode has finished (by whoever ran it); take() will not wait.
   bool done() const { return m_state.load(std::memory_order_acquire) == kDone; }
+  // A thread is running the job now: take() would wait for it.
+  bool running() const { return m_state.load(std::memory_order_relaxed) == kRunning; }
 
  private:
   enum State : uint8_t { kQueued, kRunning, kDone, kCancelled };

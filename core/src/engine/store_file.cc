@@ -1141,6 +1141,7 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       while (!m_ahead.empty()) dropFirstAhead();
       return Status::ok();
     }
+    decodeQueuedBehindWhileWaiting();
     AheadBlock ahead = std::move(m_ahead.front());
     m_ahead.erase(m_ahead.begin());
     if (ahead.cached) {
@@ -1152,6 +1153,19 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
     Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, &m_block, &buffer);
     m_spareBuffers.push_back(std::move(buffer));
     return s;
+  }
+
+  // While a pool thread is still decoding the block the reader wants next,
+  // the reader decodes the blocks queued behind it instead of waiting.
+  // Which thread paces a scan depends on the machine: the reader when its
+  // work on a block's cells takes longer than a decode, else the pool's
+  // thread. This way the reader does not idle while the pool is behind.
+  void decodeQueuedBehindWhileWaiting() {
+    const BlockDecodeJob* wanted = m_ahead.front().job.get();
+    if (wanted == nullptr) return;
+    for (size_t i = 1; i < m_ahead.size() && wanted->running(); ++i) {
+      if (m_ahead[i].job) m_ahead[i].job->runIfUnclaimed();
+    }
   }
 
   void dropFirstAhead() {
