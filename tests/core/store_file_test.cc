@@ -557,17 +557,27 @@ TEST_P(StoreFileLayouts, ReadingAheadReadsAndCountsWhatReadingInTurnDoes) {
   EXPECT_EQ(warm.bytesReadFromStorage, 0u);
 }
 
+constexpr size_t kNoBlock = std::numeric_limits<size_t>::max();
+
+// The block a read of a page range fetches: the one that begins there (a
+// block running on into the next page is read in two ranges, and the
+// second begins no block); kNoBlock when none does.
+size_t blockStartingAt(const StoreFileMeta& meta, uint32_t pageNo, uint32_t offset) {
+  for (size_t b = 0; b < meta.blocks.size(); ++b) {
+    if (meta.blocks[b].pageNo == pageNo && meta.blocks[b].offset == offset) return b;
+  }
+  return kNoBlock;
+}
+
 // Which blocks of a file were fetched from storage, by the ranges read, on
 // whichever thread.
 class FetchRecorder final : public PageSource {
  public:
   FetchRecorder(PageSource* inner, const StoreFileMeta& meta) : m_inner(inner), m_meta(meta) {}
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length, std::string* out) override {
-    {
+    if (const size_t block = blockStartingAt(m_meta, pageNo, offset); block != kNoBlock) {
       std::lock_guard lock(m_mutex);
-      for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
-        if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) m_fetched.insert(b);
-      }
+      m_fetched.insert(block);
     }
     return m_inner->readRange(fileId, pageNo, offset, length, out);
   }
@@ -665,7 +675,7 @@ class HeldBlockSource final : public PageSource {
       : m_inner(inner), m_meta(meta), m_held(held), m_behind(behind) {}
   Status readRange(int64_t fileId, uint32_t pageNo, uint32_t offset, uint32_t length,
                    std::string* out) override {
-    const size_t block = blockStartingAt(pageNo, offset);
+    const size_t block = blockStartingAt(m_meta, pageNo, offset);
     const bool reader = std::this_thread::get_id() == m_reader;
     if (block == m_held && !reader) {
       std::unique_lock lock(m_mutex);
@@ -674,7 +684,7 @@ class HeldBlockSource final : public PageSource {
       m_changed.wait_for(lock, std::chrono::seconds(5),
                          [&] { return m_fetchedMeanwhile.size() >= m_behind; });
       m_holding = false;
-    } else if (reader && block != kNone && block > m_held) {
+    } else if (reader && block != kNoBlock && block > m_held) {
       std::lock_guard lock(m_mutex);
       if (m_holding) m_fetchedMeanwhile.insert(block);
       m_changed.notify_all();
@@ -692,16 +702,6 @@ class HeldBlockSource final : public PageSource {
   }
 
  private:
-  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
-  // The block a read is the start of (a block running on into the next
-  // page is read in two ranges), else kNone.
-  size_t blockStartingAt(uint32_t pageNo, uint32_t offset) const {
-    for (size_t b = 0; b < m_meta.blocks.size(); ++b) {
-      if (m_meta.blocks[b].pageNo == pageNo && m_meta.blocks[b].offset == offset) return b;
-    }
-    return kNone;
-  }
-
   PageSource* m_inner;
   const StoreFileMeta& m_meta;
   const size_t m_held;
