@@ -669,6 +669,7 @@ class BlockFetchFailure final : public PageSource {
 // of the blocks after it on its own thread meanwhile (or 5 s have passed),
 // and notes which of them the reader fetched while the fetch was held. (The
 // reader's own read of a block before it may come while it is held too.)
+// Counts every block's fetches, on any thread.
 class HeldBlockSource final : public PageSource {
  public:
   HeldBlockSource(PageSource* inner, const StoreFileMeta& meta, size_t held, size_t behind)
@@ -677,6 +678,10 @@ class HeldBlockSource final : public PageSource {
                    std::string* out) override {
     const size_t block = blockStartingAt(m_meta, pageNo, offset);
     const bool reader = std::this_thread::get_id() == m_reader;
+    if (block != kNoBlock) {
+      std::lock_guard lock(m_mutex);
+      ++m_fetches[block];
+    }
     if (block == m_held && !reader) {
       std::unique_lock lock(m_mutex);
       m_holding = true;
@@ -700,6 +705,10 @@ class HeldBlockSource final : public PageSource {
     std::lock_guard lock(m_mutex);
     return m_fetchedMeanwhile;
   }
+  std::map<size_t, int> fetches() {
+    std::lock_guard lock(m_mutex);
+    return m_fetches;
+  }
 
  private:
   PageSource* m_inner;
@@ -711,6 +720,7 @@ class HeldBlockSource final : public PageSource {
   std::condition_variable m_changed;
   bool m_holding = false;
   std::set<size_t> m_fetchedMeanwhile;
+  std::map<size_t, int> m_fetches;
 };
 
 // A reader that needs a block the pool's thread is still decoding decodes
@@ -737,6 +747,10 @@ TEST_P(StoreFileLayouts, TheReaderDecodesTheBlocksBehindOneThePoolIsStillDecodin
   EXPECT_EQ(read, entries);
   EXPECT_EQ(source.fetchedMeanwhile(), (std::set<size_t>{2, 3, 4}))
       << "the reader waited for block 1 rather than decode the blocks queued behind it";
+  // What the reader decoded ahead is what it then read: no block twice.
+  std::map<size_t, int> once;
+  for (size_t b = 0; b < meta.blocks.size(); ++b) once[b] = 1;
+  EXPECT_EQ(source.fetches(), once);
 }
 
 // A block whose fetch fails on the pool's thread is read again by the
