@@ -84,6 +84,26 @@ TEST(Result, MovesOutMoveOnlyValues) {
   EXPECT_EQ(*p, 7);
 }
 
+// A value taken through the dereference operators of a non-const Result is
+// moved, not copied: `std::move(**meta)` copied a written store file's block
+// index and bloom filter where it meant to move them. A unique_ptr does not
+// compile unless the operators move.
+TEST(Result, DereferenceMovesOutOfANonConstResult) {
+  Result<std::unique_ptr<int>> r(std::make_unique<int>(7));
+  std::unique_ptr<int> p = std::move(*r);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p, 7);
+  EXPECT_EQ(r.value(), nullptr);  // moved from
+
+  Result<std::unique_ptr<int>> nested(std::make_unique<int>(8));
+  std::unique_ptr<int> q = *std::move(nested);
+  EXPECT_EQ(*q, 8);
+
+  Result<std::string> s(std::string("a"));
+  s->append("b");
+  EXPECT_EQ(*s, "ab");
+}
+
 TEST(Result, ValueIsMutableInPlace) {
   Result<std::string> r(std::string("a"));
   r.value() += "b";

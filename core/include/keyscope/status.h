@@ -63,8 +63,13 @@ class [[nodiscard]] Result {
   const T& value() const& { return std::get<T>(m_state); }
   T& value() & { return std::get<T>(m_state); }
   T&& value() && { return std::get<T>(std::move(m_state)); }
+  // As std::optional's: std::move(*result) moves the value out (a const
+  // dereference made that a silent copy).
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
 
   // OK when a value is held. The reference lives as long as this Result.
   const Status& status() const {
