@@ -294,7 +294,7 @@ Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileL
   }
   if (!meta->has_value()) return std::shared_ptr<LiveStoreFile>();
   // Moved, not copied: in the benchmark's loads a written file's block index
-  // alone is about 0.7 MiB, and its bloom filter comes with it.
+  // alone is about 0.7 MB, and its bloom filter comes with it.
   auto reader = std::make_unique<StoreFileReader>(fileId, std::move(**meta), label, m_cache.get());
   return std::make_shared<LiveStoreFile>(std::move(reader), maxSeq, m_obsolete);
 }
