@@ -37,10 +37,10 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   // What a flush or minor compaction writes is rewritten by a later
   // compaction, so it is compressed at level 1 (on the benchmark's 4 KiB
   // blocks with their dictionary: 23.7 against 30 µs a block at level 3, for
-  // 3.5% more bytes; levels -1 and -3, faster still, grow the files 16% and 25%,
-  // which costs more in SQLite than it saves, README); a major compaction's
-  // output is what stays, at zstd's default level 3 (as RocksDB's separate
-  // bottommost-level compression does).
+  // 3.5% more bytes; levels -1 and -3, faster still, grow the files 16% and
+  // 25%, which costs more in SQLite than it saves: docs/PERFORMANCE-HISTORY.md);
+  // a major compaction's output is what stays, at zstd's default level 3 (as
+  // RocksDB's separate bottommost-level compression does).
   options.zstdLevel = input.mode == MatchMode::kMajorCompaction ? 3 : 1;
   StoreFileWriter writer(fileId, options, sink);
   bool wroteAny = false;

@@ -319,7 +319,7 @@ class WorkspaceImpl final : public Workspace {
   // Every memstore's bytes, against OpenOptions::memstoreLimitBytes. Its pool
   // keeps up to a quarter of that limit (64 MiB when there is none): half of
   // it loaded faster still in the benchmark, and peaked closer to the
-  // resident-set target (README, "Performance").
+  // resident-set target (docs/PERFORMANCE-HISTORY.md).
   std::shared_ptr<MemstoreBudget> m_memstoreBudget = std::make_shared<MemstoreBudget>(
       m_options.memstoreLimitBytes != 0 ? m_options.memstoreLimitBytes / 4 : size_t{64} << 20);
   std::atomic<uint64_t> m_readPoint{0};
