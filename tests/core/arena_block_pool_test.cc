@@ -58,6 +58,16 @@ TEST(ArenaBlockPool, KeepsNoMoreThanItsMaximum) {
   EXPECT_EQ(none.keptBytes(), 0u);
 }
 
+TEST(ArenaBlockPool, KeepsNoMoreThanTheRoomItIsGiven) {
+  ArenaBlockPool pool(8 * kBlock);
+  for (int i = 0; i < 4; ++i) pool.give(newBlock(), 2 * kBlock + kBlock / 2);  // room for two
+  EXPECT_EQ(pool.keptBytes(), 2 * kBlock);
+  pool.give(newBlock(), 0);
+  EXPECT_EQ(pool.keptBytes(), 2 * kBlock) << "no room: unmapped";
+  pool.give(newBlock());  // no room named: up to the maximum
+  EXPECT_EQ(pool.keptBytes(), 3 * kBlock);
+}
+
 TEST(ArenaBlockPool, ReleasesOnlyOnceNobodyAskedForTheIdleTime) {
   using namespace std::chrono_literals;
   ArenaBlockPool pool(4 * kBlock);

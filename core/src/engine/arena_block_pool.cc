@@ -21,10 +21,10 @@ char* ArenaBlockPool::take() {
   return block;
 }
 
-void ArenaBlockPool::give(char* block) {
+void ArenaBlockPool::give(char* block, size_t roomBytes) {
   {
     std::lock_guard lock(m_mutex);
-    if (m_kept.size() < m_maxBlocks) {
+    if (m_kept.size() < m_maxBlocks && m_kept.size() < roomBytes / kBlockBytes) {
       m_kept.push_back(block);
       return;
     }
@@ -52,6 +52,11 @@ void ArenaBlockPool::releaseAll() {
 size_t ArenaBlockPool::keptBytes() const {
   std::lock_guard lock(m_mutex);
   return m_kept.size() * kBlockBytes;
+}
+
+ArenaBlockPool::Clock::time_point ArenaBlockPool::lastAsk() const {
+  std::lock_guard lock(m_mutex);
+  return m_lastAsk;
 }
 
 namespace {

@@ -11,14 +11,15 @@
 // are, already resident.
 //
 // The pool holds only blocks that were in use, and a memstore takes from it
-// before it maps anything new, so memstores and pool together never hold
-// more than the memstores alone held at their peak. It holds at most
-// maxBytes. What it keeps is for writes under way: a memstore that dies
-// while the others hold less than a block of writes unmaps its blocks
-// instead of giving them back (Memstore), and releaseIfIdle() lets go of
-// everything once no memstore has asked for a block for a while
-// (MemstoreBudget::trimPool, after each flush or compaction and when idle), so
-// memory kept for writes that stopped goes back to the kernel soon after.
+// before it maps anything new. It holds at most maxBytes, and no more than
+// the room its giver names: the workspace's memstore budget gives the room
+// its limit leaves beside the memstores' bytes, so memstores and pool
+// together stay within the limit (MemstoreBudget::giveBlock). What it keeps
+// is for writes under way: when none are (MemstoreBudget::writesUnderWay),
+// a dying memstore unmaps its blocks instead of giving them back, and
+// MemstoreBudget::trimPool (after each flush or compaction and when idle)
+// lets go of everything, so memory kept for writes that stopped goes back to
+// the kernel soon after.
 //
 // Kept blocks hold the bytes of the memstore that used them last: the arena
 // initializes everything it hands out.
@@ -28,6 +29,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -52,8 +54,8 @@ class ArenaBlockPool {
   char* take();
 
   // Keeps a block of kBlockBytes that take() or mapBlock() made, or unmaps
-  // it when the pool holds maxBytes already.
-  void give(char* block);
+  // it when keeping it would take the pool past maxBytes or past roomBytes.
+  void give(char* block, size_t roomBytes = SIZE_MAX);
 
   using Clock = std::chrono::steady_clock;
 
@@ -63,6 +65,8 @@ class ArenaBlockPool {
   void releaseAll();
 
   size_t keptBytes() const;
+  // When take() was last called; the clock's epoch if never.
+  Clock::time_point lastAsk() const;
 
   // A fresh, zeroed mapping of `bytes`; nullptr when the kernel refuses.
   // A multiple of kHugePageBytes is mapped at that alignment and advised for

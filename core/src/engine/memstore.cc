@@ -107,18 +107,20 @@ constexpr size_t kPopulateChunk = 64 << 10;
 // pool, and back to the system when writes stop. From malloc's heap it stayed
 // resident as free space (tens of MiB after a load, since glibc's trim
 // threshold rises with the sizes it has seen).
-Memstore::Block::Block(size_t bytes, ArenaBlockPool* blockPool)
-    : size(bytes), pool(bytes == ArenaBlockPool::kBlockBytes ? blockPool : nullptr) {
-  data = pool != nullptr ? pool->take() : nullptr;
+Memstore::Block::Block(size_t bytes, MemstoreBudget* blockBudget)
+    : size(bytes), budget(bytes == ArenaBlockPool::kBlockBytes ? blockBudget : nullptr) {
+  data = budget != nullptr ? budget->pool.take() : nullptr;
   resident = data != nullptr;
   if (data == nullptr) data = ArenaBlockPool::mapBlock(bytes);
   if (data == nullptr) throw std::bad_alloc();
+  if (budget != nullptr) budget->blocksInUse.fetch_add(1, std::memory_order_relaxed);
 }
 
 Memstore::Block::~Block() {
   if (data == nullptr) return;
-  if (pool != nullptr) {
-    pool->give(data);
+  if (budget != nullptr) budget->blocksInUse.fetch_sub(1, std::memory_order_relaxed);
+  if (budget != nullptr && toPool) {
+    budget->giveBlock(data);
   } else {
     ArenaBlockPool::unmapBlock(data, size);
   }
@@ -184,12 +186,10 @@ Memstore::~Memstore() {
   if (m_budget == nullptr) return;
   const uint64_t bytes = approximateBytes();
   const uint64_t ownActive = m_budgetState == BudgetState::kActive ? bytes : 0;
-  // The other memstores taking writes hold less than a block of them (none,
-  // or ones just started: the flush that ended this one was the last of a
-  // load): no writes under way for the pool to keep the arena for, so it
-  // goes back to the kernel.
-  if (m_budget->active.load(std::memory_order_relaxed) < ownActive + ArenaBlockPool::kBlockBytes) {
-    for (Block& block : m_blocks) block.pool = nullptr;
+  // No writes under way for the pool to keep the arena for (the flush that
+  // ended this one was the last of a load, say): it goes back to the kernel.
+  if (!m_budget->writesUnderWay(ArenaBlockPool::Clock::now(), ownActive)) {
+    for (Block& block : m_blocks) block.toPool = false;
   }
   if (m_budgetState == BudgetState::kActive)
     m_budget->active.fetch_sub(bytes, std::memory_order_relaxed);
@@ -216,7 +216,7 @@ char* Memstore::allocate(size_t bytes) {
   if (bytes > m_allocRemaining) {
     m_nextBlock = std::min(m_nextBlock * 2, kMaxArenaBlock);
     const size_t blockSize = std::max(bytes, m_nextBlock);
-    m_blocks.emplace_back(blockSize, m_budget != nullptr ? &m_budget->pool : nullptr);
+    m_blocks.emplace_back(blockSize, m_budget.get());
     m_allocPtr = m_blocks.back().data;
     m_allocRemaining = blockSize;
     m_populatedEnd = m_blocks.back().resident ? m_allocPtr + blockSize : m_allocPtr;

@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -48,25 +49,56 @@ namespace keyscope::engine {
 // It also keeps the arena blocks of flushed memstores for the next ones
 // (ArenaBlockPool); a budget made with poolBytes 0 keeps none.
 struct MemstoreBudget {
-  explicit MemstoreBudget(size_t poolBytes = 0) : pool(poolBytes) {}
+  // limitBytes: the workspace's memstore limit (OpenOptions), 0 for none.
+  explicit MemstoreBudget(size_t poolBytes = 0, uint64_t limitBytes = 0) : pool(poolBytes), limit(limitBytes) {}
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> flushing{0};
+  // Full-size arena blocks that live memstores hold, used or not.
+  std::atomic<size_t> blocksInUse{0};
+  // Writers waiting for a flush to make room (the workspace's backpressure).
+  std::atomic<int> waitingWriters{0};
   uint64_t held() const { return active.load(std::memory_order_relaxed) + flushing.load(std::memory_order_relaxed); }
-  // Lets the pool's blocks go when no writes are under way for them: at once
-  // when the memstores taking writes hold less than a block of them (a flush
-  // took them all), else once no memstore has asked for a block for
-  // kPoolIdle (longer than a writer waits for a flush to make room, in the
-  // benchmark's loads). The workspace calls it after each background task
-  // and when idle.
+
+  // Whether writes are under way for the pool to keep blocks for: the
+  // memstores taking writes hold a block of them or more (besides
+  // `ownActive`, a dying memstore's own), a writer waits for room, or a
+  // memstore asked the pool for a block within kPoolQuiet. The last two
+  // matter: a load's writer that outruns its flushes waits with every
+  // memstore switched out (none active), and a memstore that just took over
+  // from a flushed one holds less than a block. Asking only the active
+  // bytes, the pool let its blocks go at those moments: the benchmark's
+  // key-ordered load mapped about 180 new huge pages for its memstores,
+  // where 64 hold all it ever has in memory at once
+  // (docs/PERFORMANCE-HISTORY.md, 2026-11-30).
+  static constexpr std::chrono::milliseconds kPoolQuiet{250};
+  bool writesUnderWay(ArenaBlockPool::Clock::time_point now, uint64_t ownActive = 0) const {
+    return active.load(std::memory_order_relaxed) >= ownActive + ArenaBlockPool::kBlockBytes ||
+           waitingWriters.load(std::memory_order_relaxed) > 0 || now - pool.lastAsk() < kPoolQuiet;
+  }
+
+  // Gives a dying memstore's full-size block (no longer counted in
+  // blocksInUse) to the pool, which keeps it only while the memstores'
+  // full-size blocks and the pool's together stay within the limit: kept
+  // blocks never take the arena past what the limit lets memstores map.
+  void giveBlock(char* block) {
+    const uint64_t inUse = uint64_t{blocksInUse.load(std::memory_order_relaxed)} * ArenaBlockPool::kBlockBytes;
+    pool.give(block, limit == 0 ? SIZE_MAX : inUse >= limit ? 0 : static_cast<size_t>(limit - inUse));
+  }
+
+  // Lets the pool's blocks go when no writes are under way (at once), or
+  // once no memstore has asked for a block for kPoolIdle (longer than a
+  // writer waits for a flush to make room, in the benchmark's loads). The
+  // workspace calls it after each background task and when idle.
   static constexpr std::chrono::seconds kPoolIdle{2};
   void trimPool(ArenaBlockPool::Clock::time_point now) {
-    if (active.load(std::memory_order_relaxed) < ArenaBlockPool::kBlockBytes) {
+    if (!writesUnderWay(now)) {
       pool.releaseAll();
     } else {
       pool.releaseIfIdle(now, kPoolIdle);
     }
   }
   ArenaBlockPool pool;
+  const uint64_t limit;
 };
 
 class Memstore {
@@ -137,20 +169,26 @@ class Memstore {
 
   // One arena block: pages mapped for this memstore alone, zeroed or, when
   // taken from the pool, as the memstore before left them. A block of the
-  // pool's size goes back to the pool when the memstore dies.
+  // pool's size is counted in the budget's blocksInUse while it lives, and
+  // goes back to the budget's pool when the memstore dies.
   struct Block {
-    // Takes a block from `pool` when it keeps one of this size, else maps
-    // one; throws std::bad_alloc when the kernel refuses.
-    Block(size_t bytes, ArenaBlockPool* pool);
+    // Takes a block from `budget`'s pool when it keeps one of this size,
+    // else maps one; throws std::bad_alloc when the kernel refuses.
+    Block(size_t bytes, MemstoreBudget* budget);
     ~Block();
     Block(Block&& other) noexcept
-        : data(std::exchange(other.data, nullptr)), size(other.size), pool(other.pool), resident(other.resident) {}
+        : data(std::exchange(other.data, nullptr)),
+          size(other.size),
+          budget(other.budget),
+          toPool(other.toPool),
+          resident(other.resident) {}
     Block(const Block&) = delete;
     Block& operator=(const Block&) = delete;
     Block& operator=(Block&&) = delete;
     char* data;
     size_t size;
-    ArenaBlockPool* pool;  // null: unmapped when the memstore dies
+    MemstoreBudget* budget;  // set for a full-size block of a budgeted memstore
+    bool toPool = true;      // false: unmapped when the memstore dies
     bool resident = false;  // taken from the pool: its pages are mapped already
   };
 

@@ -182,6 +182,8 @@ class WorkspaceImpl final : public Workspace {
   int64_t maybeFlushForMemory(bool force);
   // Waits while the workspace's memstores hold more than its limit (see makeRoomLocked).
   Status makeRoomInWorkspaceLocked(std::unique_lock<std::mutex>& writeLock, bool* waited);
+  // Waits (up to a second) for a flush to make room, counted in the budget.
+  void waitForRoomLocked(std::unique_lock<std::mutex>& writeLock);
 
   // Reads (workspace_read.cc).
   // *visited (when given): the region read, if any.
@@ -317,11 +319,15 @@ class WorkspaceImpl final : public Workspace {
   std::vector<std::pair<int64_t, std::string>> m_asyncLog;
   std::condition_variable m_flushed;  // memstore pressure relieved (with m_write)
   // Every memstore's bytes, against OpenOptions::memstoreLimitBytes. Its pool
-  // keeps up to a quarter of that limit (64 MiB when there is none): half of
-  // it loaded faster still in the benchmark, and peaked closer to the
-  // resident-set target (docs/PERFORMANCE-HISTORY.md).
+  // keeps up to half the limit (64 MiB when there is none), and only what
+  // the limit leaves room for beside the memstores' blocks. In the
+  // benchmark half the limit is one flushed memstore's blocks: its
+  // key-ordered load mapped 63 new huge pages for its memstores with a pool
+  // of half the limit or all of it, 157 with a quarter, about 180-210
+  // before the pool was kept for waiting writers (docs/PERFORMANCE-HISTORY.md).
   std::shared_ptr<MemstoreBudget> m_memstoreBudget = std::make_shared<MemstoreBudget>(
-      m_options.memstoreLimitBytes != 0 ? m_options.memstoreLimitBytes / 4 : size_t{64} << 20);
+      m_options.memstoreLimitBytes != 0 ? m_options.memstoreLimitBytes / 2 : size_t{64} << 20,
+      m_options.memstoreLimitBytes);
   std::atomic<uint64_t> m_readPoint{0};
 
   std::atomic<bool> m_clockFixed{false};

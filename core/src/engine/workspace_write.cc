@@ -243,7 +243,7 @@ Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_loc
     }
     scheduleFlush(*region);  // even below the flush size: a failed flush's memstores wait for a retry
     *waited = true;
-    m_flushed.wait_for(writeLock, std::chrono::seconds(1));
+    waitForRoomLocked(writeLock);
     const uint64_t held = region->heldMemstoreBytes();
     if (held <= limit) return Status::ok();  // a failed flush switched memstores too: room for now
     Status failed;
@@ -262,6 +262,14 @@ Status WorkspaceImpl::makeRoomLocked(const ResolvedBatch& batch, std::unique_loc
   return Status::ok();
 }
 
+void WorkspaceImpl::waitForRoomLocked(std::unique_lock<std::mutex>& writeLock) {
+  // Counted, so the memstores' block pool is kept for the writes that resume
+  // (MemstoreBudget::writesUnderWay).
+  m_memstoreBudget->waitingWriters.fetch_add(1, std::memory_order_relaxed);
+  m_flushed.wait_for(writeLock, std::chrono::seconds(1));
+  m_memstoreBudget->waitingWriters.fetch_sub(1, std::memory_order_relaxed);
+}
+
 Status WorkspaceImpl::makeRoomInWorkspaceLocked(std::unique_lock<std::mutex>& writeLock, bool* waited) {
   // HBase's global memstore limit: past it, writes wait for flushes of the
   // regions holding the most (with many regions, each below its own flush
@@ -275,7 +283,7 @@ Status WorkspaceImpl::makeRoomInWorkspaceLocked(std::unique_lock<std::mutex>& wr
     attempts = flushAttemptsLocked(target);
   }
   *waited = true;
-  m_flushed.wait_for(writeLock, std::chrono::seconds(1));
+  waitForRoomLocked(writeLock);
   const uint64_t held = m_memstoreBudget->held();
   if (held <= limit || target < 0) return Status::ok();
   Status failed;

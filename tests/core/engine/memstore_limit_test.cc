@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/internal_key.h"
@@ -122,8 +123,61 @@ TEST(MemstoreBudget, TheLastFlushedMemstoreGivesItsArenaBackToTheKernel) {
   flushed->markFlushed();
   Memstore next(budget);
   addRows(next, "new", 100, &mvcc);  // a memstore just started: less than a block
+  // No memstore has asked for a block since, and no writer waits.
+  std::this_thread::sleep_for(MemstoreBudget::kPoolQuiet + std::chrono::milliseconds(50));
   flushed.reset();  // no writes under way to keep the arena for
   EXPECT_EQ(budget->pool.keptBytes(), 0u);
+}
+
+TEST(MemstoreBudget, AFlushedMemstoresArenaIsKeptForWritesThatGoOn) {
+  // The moments a load's memstores hold less than a block of writes: one
+  // just took over from the memstore switched out for its flush, or the
+  // writer waits for a flush with every memstore switched out.
+  auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20);
+  uint64_t mvcc = 0;
+  Memstore next(budget);
+  addRows(next, "new", 100, &mvcc);
+  flushAndDrop(budget, "old", 4000, &mvcc);  // it asked for blocks just now
+  EXPECT_GE(budget->pool.keptBytes(), size_t{2} << 20) << "a memstore asked for a block within the quiet time";
+
+  auto flushed = std::make_unique<Memstore>(budget);
+  addRows(*flushed, "older", 4000, &mvcc);
+  flushed->markFlushing();
+  next.markFlushing();  // nothing takes writes
+  budget->waitingWriters = 1;
+  std::this_thread::sleep_for(MemstoreBudget::kPoolQuiet + std::chrono::milliseconds(50));
+  const size_t before = budget->pool.keptBytes();
+  flushed->markFlushed();
+  flushed.reset();
+  EXPECT_GT(budget->pool.keptBytes(), before) << "a writer waits for room";
+  budget->trimPool(engine::ArenaBlockPool::Clock::now());
+  EXPECT_GT(budget->pool.keptBytes(), before);
+  budget->waitingWriters = 0;
+  budget->trimPool(engine::ArenaBlockPool::Clock::now());
+  EXPECT_EQ(budget->pool.keptBytes(), 0u) << "nobody writes, waits, or asked within the quiet time";
+}
+
+TEST(MemstoreBudget, ThePoolKeepsOnlyWhatTheLimitLeavesRoomFor) {
+  // The same memstores with and without a limit of 4 MiB: a flushed
+  // memstore of about 8 MiB gives back more full-size blocks than fit.
+  const auto keptWith = [](uint64_t limit, size_t* blocksInUse) {
+    auto budget = std::make_shared<MemstoreBudget>(/*poolBytes=*/64 << 20, limit);
+    uint64_t mvcc = 0;
+    Memstore next(budget);
+    addRows(next, "new", 3000, &mvcc);  // about 3 MiB taking writes
+    flushAndDrop(budget, "old", 8000, &mvcc);
+    *blocksInUse = budget->blocksInUse.load();
+    return budget->pool.keptBytes();
+  };
+  constexpr uint64_t kLimit = 4 << 20;
+  size_t inUse = 0;
+  const size_t limited = keptWith(kLimit, &inUse);
+  size_t unlimitedInUse = 0;
+  const size_t unlimited = keptWith(0, &unlimitedInUse);
+  EXPECT_EQ(inUse, unlimitedInUse);
+  EXPECT_LT(limited, unlimited);
+  EXPECT_LE(limited + inUse * engine::ArenaBlockPool::kBlockBytes, kLimit)
+      << "full-size blocks in memstores and pool together within the limit";
 }
 
 TEST(MemstoreBudget, TrimKeepsThePoolOnlyForWritesUnderWay) {
@@ -141,11 +195,15 @@ TEST(MemstoreBudget, TrimKeepsThePoolOnlyForWritesUnderWay) {
   EXPECT_EQ(budget->pool.keptBytes(), 0u) << "no memstore asked for a block for the idle time";
 
   // Kept again, then the memstore taking writes is switched out for its
-  // flush: nothing holds writes, so the next trim lets go at once.
+  // flush: once no memstore has asked for a block for the quiet time,
+  // nothing holds writes, and the next trim lets go at once.
   flushAndDrop(budget, "again", 3000, &mvcc);
   ASSERT_GT(budget->pool.keptBytes(), 0u);
   next.markFlushing();
-  budget->trimPool(engine::ArenaBlockPool::Clock::now());
+  const auto later = engine::ArenaBlockPool::Clock::now();
+  budget->trimPool(later);
+  EXPECT_GT(budget->pool.keptBytes(), 0u) << "a memstore asked for a block within the quiet time";
+  budget->trimPool(later + MemstoreBudget::kPoolQuiet + std::chrono::milliseconds(1));
   EXPECT_EQ(budget->pool.keptBytes(), 0u);
 }
 
