@@ -13,8 +13,8 @@
 // The pool holds only blocks that were in use, and a memstore takes from it
 // before it maps anything new. It holds at most maxBytes, and no more than
 // the room its giver names: the workspace's memstore budget gives the room
-// its limit leaves beside the memstores' bytes, so memstores and pool
-// together stay within the limit (MemstoreBudget::giveBlock). What it keeps
+// its limit leaves beside the memstores' full-size blocks, so memstores and
+// pool together stay within the limit (MemstoreBudget::giveBlock). What it keeps
 // is for writes under way: when none are (MemstoreBudget::writesUnderWay),
 // a dying memstore unmaps its blocks instead of giving them back, and
 // MemstoreBudget::trimPool (after each flush or compaction and when idle)

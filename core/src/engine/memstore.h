@@ -50,7 +50,8 @@ namespace keyscope::engine {
 // (ArenaBlockPool); a budget made with poolBytes 0 keeps none.
 struct MemstoreBudget {
   // limitBytes: the workspace's memstore limit (OpenOptions), 0 for none.
-  explicit MemstoreBudget(size_t poolBytes = 0, uint64_t limitBytes = 0) : pool(poolBytes), limit(limitBytes) {}
+  explicit MemstoreBudget(size_t poolBytes = 0, uint64_t limitBytes = 0)
+      : pool(poolBytes), limit(limitBytes) {}
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> flushing{0};
   // Full-size arena blocks that live memstores hold, used or not.
@@ -81,8 +82,11 @@ struct MemstoreBudget {
   // full-size blocks and the pool's together stay within the limit: kept
   // blocks never take the arena past what the limit lets memstores map.
   void giveBlock(char* block) {
-    const uint64_t inUse = uint64_t{blocksInUse.load(std::memory_order_relaxed)} * ArenaBlockPool::kBlockBytes;
-    pool.give(block, limit == 0 ? SIZE_MAX : inUse >= limit ? 0 : static_cast<size_t>(limit - inUse));
+    const uint64_t inUse =
+        uint64_t{blocksInUse.load(std::memory_order_relaxed)} * ArenaBlockPool::kBlockBytes;
+    pool.give(block, limit == 0       ? SIZE_MAX
+                     : inUse >= limit ? 0
+                                      : static_cast<size_t>(limit - inUse));
   }
 
   // Lets the pool's blocks go when no writes are under way (at once), or

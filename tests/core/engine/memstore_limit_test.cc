@@ -138,7 +138,8 @@ TEST(MemstoreBudget, AFlushedMemstoresArenaIsKeptForWritesThatGoOn) {
   Memstore next(budget);
   addRows(next, "new", 100, &mvcc);
   flushAndDrop(budget, "old", 4000, &mvcc);  // it asked for blocks just now
-  EXPECT_GE(budget->pool.keptBytes(), size_t{2} << 20) << "a memstore asked for a block within the quiet time";
+  EXPECT_GE(budget->pool.keptBytes(), size_t{2} << 20)
+      << "a memstore asked for a block within the quiet time";
 
   auto flushed = std::make_unique<Memstore>(budget);
   addRows(*flushed, "older", 4000, &mvcc);
