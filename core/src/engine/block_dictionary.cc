@@ -79,15 +79,32 @@ bool BlockCompressor::useDictionary(BytesView dictionary, int level) {
   return true;
 }
 
+bool BlockCompressor::leaveLiteralsRaw() {
+  if (m_ctx == nullptr ||
+      ZSTD_isError(ZSTD_CCtx_setParameter(m_ctx, ZSTD_c_literalCompressionMode, ZSTD_ps_disable))) {
+    return false;
+  }
+  m_rawLiterals = true;
+  return true;
+}
+
 bool BlockCompressor::compress(BytesView raw, int level, std::string* out, std::string* error) {
   if (m_ctx == nullptr) {
     *error = "cannot create a zstd context";
     return false;
   }
   out->resize(ZSTD_compressBound(raw.size()));
-  const size_t n = m_dictionary != nullptr
-                       ? ZSTD_compress2(m_ctx, out->data(), out->size(), raw.data(), raw.size())
-                       : ZSTD_compressCCtx(m_ctx, out->data(), out->size(), raw.data(), raw.size(), level);
+  size_t n = 0;
+  if (m_dictionary != nullptr) {
+    n = ZSTD_compress2(m_ctx, out->data(), out->size(), raw.data(), raw.size());
+  } else if (m_rawLiterals) {
+    // zstd's simple API ignores the context's parameters: the literals'
+    // setting needs compress2, with the level as a parameter too.
+    n = ZSTD_CCtx_setParameter(m_ctx, ZSTD_c_compressionLevel, level);
+    if (!ZSTD_isError(n)) n = ZSTD_compress2(m_ctx, out->data(), out->size(), raw.data(), raw.size());
+  } else {
+    n = ZSTD_compressCCtx(m_ctx, out->data(), out->size(), raw.data(), raw.size(), level);
+  }
   if (ZSTD_isError(n)) {
     *error = std::string("zstd: ") + ZSTD_getErrorName(n);
     return false;

@@ -38,6 +38,10 @@ class BlockCompressor {
   // id). False when zstd refuses it or is out of memory.
   bool useDictionary(BytesView dictionary, int level);
 
+  // From now on store literals raw, not Huffman-coded: frames decode faster
+  // and grow (store_file_format.h, format 6). False when zstd refuses it.
+  bool leaveLiteralsRaw();
+
   // One frame of `raw` into *out (resized to fit); false with *error set when
   // zstd fails. Without a dictionary, at `level`; with one, at the
   // dictionary's level.
@@ -46,6 +50,7 @@ class BlockCompressor {
  private:
   ZSTD_CCtx_s* m_ctx;
   ZSTD_CDict_s* m_dictionary = nullptr;
+  bool m_rawLiterals = false;
 };
 
 // A store file's dictionary digested for decompression (its entropy tables

@@ -31,6 +31,7 @@ struct PageCache::Shard {
     uint32_t blockNo = 0;
     uint64_t hash = 0;
     Block block;
+    Form form = Form::kDecoded;
     // The LRU ring through the shard's sentinel: next is the next older
     // entry, prev the next newer one.
     Entry* next = nullptr;
@@ -180,7 +181,7 @@ PageCache::Shard& PageCache::shardFor(uint64_t hash) {
   return *m_shards[shard];
 }
 
-PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
+PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo, Form* form) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
   {
@@ -190,6 +191,7 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
       Shard::unlinkLru(e);
       shard.linkNewest(e);
       m_hits.fetch_add(1, std::memory_order_relaxed);
+      if (form != nullptr) *form = e->form;
       return e->block;
     }
   }
@@ -197,7 +199,7 @@ PageCache::Block PageCache::lookup(int64_t fileId, uint32_t blockNo) {
   return nullptr;
 }
 
-void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
+void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form) {
   const uint64_t hash = mix(fileId, blockNo);
   Shard& shard = shardFor(hash);
   const size_t charge = block->capacity();
@@ -225,6 +227,7 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block) {
   e->blockNo = blockNo;
   e->hash = hash;
   e->block = std::move(block);
+  e->form = form;
   shard.add(e);
 }
 

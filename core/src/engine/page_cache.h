@@ -1,10 +1,15 @@
-// PageCache: decompressed store-file blocks kept in memory for hot reads.
+// PageCache: store-file blocks kept in memory for hot reads.
 //
 // An LRU cache keyed by (store file id, block number within the file), with a
 // capacity in bytes: each block is charged the bytes its buffer holds (its
 // capacity, which a reused buffer may have beyond its size). Values are
 // shared_ptr<const std::string>, so an iterator keeps the block it is reading
 // alive after the cache evicts or erases it.
+//
+// A block is kept in one of two forms: decoded (its raw entries, what scans
+// keep) or as stored (checked, still compressed: what gets keep of a framed
+// block, store_file_format.h, so the cache holds about twice the cells and a
+// get decodes just the frame it needs). One key holds one form at a time.
 //
 // Blocks made with newBlock() give their buffer back to the cache when their
 // last holder drops them, and the next newBlock() reuses it: a scan makes and
@@ -30,6 +35,7 @@ namespace keyscope::engine {
 class PageCache {
  public:
   using Block = std::shared_ptr<const std::string>;
+  enum class Form : uint8_t { kDecoded, kStored };
 
   static constexpr int kDefaultShardBits = 4;  // 16 shards: more than the cores of a desktop
 
@@ -39,13 +45,15 @@ class PageCache {
   PageCache(const PageCache&) = delete;
   PageCache& operator=(const PageCache&) = delete;
 
-  // The block, now the most recently used of its shard; nullptr when absent.
-  // Counts a hit or a miss.
-  Block lookup(int64_t fileId, uint32_t blockNo);
+  // The block in whichever form it is kept (*form, when given, says which),
+  // now the most recently used of its shard; nullptr when absent. Counts a
+  // hit or a miss.
+  Block lookup(int64_t fileId, uint32_t blockNo, Form* form = nullptr);
 
-  // Adds or replaces the block, evicting the least recently used blocks of its
-  // shard until the shard fits its share. REQUIRES: block != nullptr.
-  void insert(int64_t fileId, uint32_t blockNo, Block block);
+  // Adds or replaces the block (in either form), evicting the least recently
+  // used blocks of its shard until the shard fits its share.
+  // REQUIRES: block != nullptr.
+  void insert(int64_t fileId, uint32_t blockNo, Block block, Form form = Form::kDecoded);
 
   // A buffer of `size` bytes (contents unspecified) for a block about to be
   // decoded, reusing one a dropped block gave back when there is one.

@@ -217,7 +217,103 @@ void appendIndex(std::string* out, const BlockIndex& blocks) {
   }
 }
 
+// One zstd frame into out[0, rawSize), against the file's dictionary when
+// it has one. False with *error set unless it decodes to exactly rawSize.
+bool decodeZstd(BytesView frame, char* out, uint32_t rawSize, const DecompressionDictionary* dictionary,
+                std::string* error) {
+  const size_t n = dictionary != nullptr
+                       ? dictionary->decompress(threadDCtx(), frame, out, rawSize)
+                       : ZSTD_decompressDCtx(threadDCtx(), out, rawSize, frame.data(), frame.size());
+  if (ZSTD_isError(n)) {
+    *error = std::string("zstd: ") + ZSTD_getErrorName(n);
+    return false;
+  }
+  if (n != rawSize) {
+    *error = "zstd frame decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool FrameTable::parse(BytesView stored, uint32_t blockRawSize, std::string* error) {
+  m_frames.clear();
+  m_keys.clear();
+  m_stored = stored;
+  fmt::Reader r(stored.substr(std::min(stored.size(), fmt::kBlockHeaderSize)));
+  uint32_t count = 0;
+  // A frame takes at least two bytes of the table.
+  if (!r.varint32(&count) || count == 0 || count > r.remaining() / 2) {
+    *error = "bad frame count";
+    return false;
+  }
+  m_frames.resize(count);
+  uint64_t raw = 0;
+  uint64_t storedBytes = 0;
+  for (Frame& f : m_frames) {
+    if (!r.varint32(&f.storedSize) || !r.varint32(&f.rawSize) || f.rawSize == 0) {
+      *error = "bad frame table";
+      return false;
+    }
+    f.rawOffset = static_cast<uint32_t>(raw);
+    raw += f.rawSize;
+    storedBytes += f.storedSize;
+  }
+  if (raw != blockRawSize) {
+    *error = "the frames hold " + std::to_string(raw) + " raw bytes, the block " + std::to_string(blockRawSize);
+    return false;
+  }
+  for (uint32_t i = 0; i + 1 < count; ++i) {
+    uint32_t shared = 0;
+    BytesView suffix;
+    // The key before, frame i - 1's, is the last one in m_keys.
+    const size_t previousStart = i < 2 ? 0 : m_frames[i - 2].keyEnd;
+    const size_t previousLength = m_keys.size() - previousStart;
+    if (!r.varint32(&shared) || !r.lengthPrefixed(&suffix) || shared > previousLength) {
+      *error = "bad last key of frame " + std::to_string(i);
+      return false;
+    }
+    const size_t start = m_keys.size();
+    m_keys.append(m_keys, previousStart, shared);
+    m_keys.append(suffix);
+    if (i > 0 && lastKey(i - 1) >= BytesView(m_keys).substr(start)) {
+      *error = "the frames' last keys are out of order at frame " + std::to_string(i);
+      return false;
+    }
+    m_frames[i].keyEnd = static_cast<uint32_t>(m_keys.size());
+  }
+  if (!r.ok() || storedBytes != r.remaining()) {
+    *error = "the frames do not fill the block";
+    return false;
+  }
+  uint32_t offset = static_cast<uint32_t>(r.position() - stored.data());
+  for (Frame& f : m_frames) {
+    f.storedOffset = offset;
+    offset += f.storedSize;
+  }
+  return true;
+}
+
+BytesView FrameTable::lastKey(size_t i) const {
+  const size_t start = i == 0 ? 0 : m_frames[i - 1].keyEnd;
+  return BytesView(m_keys).substr(start, m_frames[i].keyEnd - start);
+}
+
+size_t FrameTable::find(BytesView target) const {
+  size_t i = 0;
+  while (i + 1 < m_frames.size() && lastKey(i) < target) ++i;
+  return i;
+}
+
+bool FrameTable::decode(size_t i, char* out, const DecompressionDictionary* dictionary, std::string* error) const {
+  const Frame& f = m_frames[i];
+  if (!decodeZstd(m_stored.substr(f.storedOffset, f.storedSize), out, f.rawSize, dictionary, error)) {
+    *error = "frame " + std::to_string(i) + ": " + *error;
+    return false;
+  }
+  return true;
+}
 
 uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
   if (format < fmt::kMetaFormatPlacedChecksums) return 0;
@@ -227,8 +323,7 @@ uint64_t blockChecksumSeed(uint8_t format, int64_t fileId, size_t blockNo) {
   return checksumOf(place, sizeof place);
 }
 
-bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
-                       ReadReport* report, uint64_t checksumSeed, const DecompressionDictionary* dictionary) {
+bool checkStoredBlock(BytesView stored, uint32_t expectedRaw, uint64_t checksumSeed, std::string* error) {
   if (stored.size() < fmt::kBlockHeaderSize) {
     *error = "block of " + std::to_string(stored.size()) + " bytes is shorter than its header";
     return false;
@@ -240,13 +335,24 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
     *error = "block checksum mismatch";
     return false;
   }
-  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
   const uint32_t rawSize = fmt::loadBigEndian32(stored.data() + fmt::kChecksumSize + 1);
   if (rawSize != expectedRaw) {
     *error = "block header says " + std::to_string(rawSize) + " raw bytes, the index " +
              std::to_string(expectedRaw);
     return false;
   }
+  return true;
+}
+
+fmt::BlockCompression storedCompression(BytesView stored) {
+  return static_cast<fmt::BlockCompression>(stored[fmt::kChecksumSize]);
+}
+
+bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
+                       ReadReport* report, uint64_t checksumSeed, const DecompressionDictionary* dictionary) {
+  if (!checkStoredBlock(stored, expectedRaw, checksumSeed, error)) return false;
+  const auto compression = static_cast<uint8_t>(stored[fmt::kChecksumSize]);
+  const uint32_t rawSize = expectedRaw;
   const BytesView payload = stored.substr(fmt::kBlockHeaderSize);
   switch (static_cast<fmt::BlockCompression>(compression)) {
     case fmt::BlockCompression::kNone:
@@ -259,17 +365,17 @@ bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw,
       return true;
     case fmt::BlockCompression::kZstd: {
       raw->resize(rawSize);
-      const size_t n =
-          dictionary != nullptr
-              ? dictionary->decompress(threadDCtx(), payload, raw->data(), rawSize)
-              : ZSTD_decompressDCtx(threadDCtx(), raw->data(), rawSize, payload.data(), payload.size());
-      if (ZSTD_isError(n)) {
-        *error = std::string("zstd: ") + ZSTD_getErrorName(n);
-        return false;
-      }
-      if (n != rawSize) {
-        *error = "zstd block decompressed to " + std::to_string(n) + " bytes, not " + std::to_string(rawSize);
-        return false;
+      if (!decodeZstd(payload, raw->data(), rawSize, dictionary, error)) return false;
+      if (report != nullptr) report->bytesDecompressed += rawSize;
+      return true;
+    }
+    case fmt::BlockCompression::kZstdFrames: {
+      // One table per thread: a scan decodes a block at every step.
+      thread_local FrameTable frames;
+      if (!frames.parse(stored, rawSize, error)) return false;
+      raw->resize(rawSize);
+      for (size_t i = 0; i < frames.size(); ++i) {
+        if (!frames.decode(i, raw->data() + frames.rawOffset(i), dictionary, error)) return false;
       }
       if (report != nullptr) report->bytesDecompressed += rawSize;
       return true;
@@ -343,7 +449,7 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
     return bad("checksum mismatch");
   }
   const auto version = static_cast<uint8_t>(encoded[fmt::kChecksumSize]);
-  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatLeafPages)
+  if (version < fmt::kMetaFormatPlainBlocks || version > fmt::kMetaFormatNewest)
     return bad("unknown format version " + std::to_string(version));
 
   StoreFileMeta m;
@@ -381,7 +487,9 @@ Result<StoreFileMeta> StoreFileMeta::decode(BytesView encoded) {
   if (version >= fmt::kMetaFormatDictionary) {
     BytesView dictionary;
     if (!r.lengthPrefixed(&dictionary)) return bad("truncated dictionary");
-    if (dictionary.size() > fmt::kDictionaryMaxBytes ||
+    const size_t maxBytes =
+        version >= fmt::kMetaFormatFramedBlocks ? fmt::kFramedDictionaryMaxBytes : fmt::kDictionaryMaxBytes;
+    if (dictionary.size() > maxBytes ||
         (!dictionary.empty() && DecompressionDictionary::load(dictionary) == nullptr)) {
       return bad("bad compression dictionary");
     }
@@ -484,6 +592,7 @@ struct StoreFileWriter::Impl {
     }
     // Blocks wait for the dictionary only when there will be one to train.
     awaitingDictionary = meta.format >= fmt::kMetaFormatDictionary && options.compression == Compression::kZstd;
+    framed = meta.format >= fmt::kMetaFormatFramedBlocks && options.compression == Compression::kZstd;
   }
 
   std::string name() const { return "store file " + std::to_string(fileId); }
@@ -493,8 +602,17 @@ struct StoreFileWriter::Impl {
     return s;
   }
 
+  // Where a block's frames after the first begin, and the last key of every
+  // frame but the last (format 6).
+  struct FrameCuts {
+    std::vector<uint32_t> starts;
+    std::vector<std::string> lastKeys;
+  };
+
   Status flushBlock();
-  Status storeBlock(BytesView raw, BytesView blockLastKey);
+  Status storeBlock(BytesView raw, BytesView blockLastKey, const FrameCuts& frameCuts);
+  bool compressFrames(BytesView raw, const FrameCuts& frameCuts);
+  std::unique_ptr<BlockCompressor> newCompressor() const;
   Status storePendingBlocks();
   Status flushPage();
   Status writeFullPages();
@@ -507,7 +625,10 @@ struct StoreFileWriter::Impl {
 
   std::string block;  // raw entries of the open block
   std::vector<uint32_t> restarts;  // format 2: offsets of its restart entries
-  uint32_t blockEntries = 0;
+  uint32_t sinceRestart = 0;       // entries of the block since its last restart
+  bool framed = false;             // format 6 with zstd: blocks are cut into frames
+  size_t frameStart = 0;           // where the open block's last frame begins
+  FrameCuts cuts;                  // the open block's frames
   std::string lastKey;
   size_t lastRowLength = 0;     // esc(row) of lastKey
   size_t lastColumnLength = 0;  // esc(row) esc(qualifier) of lastKey
@@ -515,12 +636,14 @@ struct StoreFileWriter::Impl {
   uint64_t pageRaw = 0;         // their raw size
   uint32_t pageNo = 0;
   std::string compressed;
+  std::string frames;  // format 6: a block's compressed frames, back to back
   std::unique_ptr<BlockCompressor> compressor;
   // Format 4 with zstd: finished raw blocks and their last keys, held until
   // the dictionary is trained on them (awaitingDictionary).
   struct PendingBlock {
     std::string raw;
     std::string lastKey;
+    FrameCuts cuts;
   };
   std::vector<PendingBlock> pending;
   uint64_t pendingRaw = 0;
@@ -538,16 +661,20 @@ Status StoreFileWriter::Impl::flushBlock() {
     fmt::putBigEndian32(&block, static_cast<uint32_t>(restarts.size()));
   }
   restarts.clear();
-  blockEntries = 0;
+  sinceRestart = 0;
+  frameStart = 0;
   if (!awaitingDictionary) {
-    const Status s = storeBlock(block, lastKey);
+    const Status s = storeBlock(block, lastKey, cuts);
     block.clear();
+    cuts.starts.clear();
+    cuts.lastKeys.clear();
     return s;
   }
   pendingRaw += block.size();
-  pending.push_back({std::move(block), lastKey});
+  pending.push_back({std::move(block), lastKey, std::move(cuts)});
   block = std::string();
   block.reserve(blockTarget + 64);
+  cuts = FrameCuts();
   if (pendingRaw >= options.dictionaryTrainBytes) return storePendingBlocks();
   return Status::ok();
 }
@@ -560,16 +687,19 @@ Status StoreFileWriter::Impl::storePendingBlocks() {
     std::vector<BytesView> samples;
     samples.reserve(pending.size());
     for (const PendingBlock& p : pending) samples.emplace_back(p.raw);
-    std::string dictionary = trainBlockDictionary(samples, fmt::kDictionaryMaxBytes, options.zstdLevel);
+    const size_t maxBytes = std::min<size_t>(
+        options.dictionaryMaxBytes,
+        framed ? fmt::kFramedDictionaryMaxBytes : fmt::kDictionaryMaxBytes);
+    std::string dictionary = trainBlockDictionary(samples, maxBytes, options.zstdLevel);
     if (!dictionary.empty()) {
-      compressor = std::make_unique<BlockCompressor>();
+      compressor = newCompressor();
       // A dictionary zstd will not take leaves the file without one.
       if (compressor->useDictionary(dictionary, options.zstdLevel)) meta.dictionary = std::move(dictionary);
       else compressor.reset();
     }
   }
   for (const PendingBlock& p : pending) {
-    if (Status s = storeBlock(p.raw, p.lastKey); !s) return s;
+    if (Status s = storeBlock(p.raw, p.lastKey, p.cuts); !s) return s;
   }
   pending.clear();
   pending.shrink_to_fit();
@@ -577,20 +707,62 @@ Status StoreFileWriter::Impl::storePendingBlocks() {
   return Status::ok();
 }
 
+std::unique_ptr<BlockCompressor> StoreFileWriter::Impl::newCompressor() const {
+  auto made = std::make_unique<BlockCompressor>();
+  // A zstd that will not leave literals raw still writes good frames.
+  if (framed) made->leaveLiteralsRaw();
+  return made;
+}
+
+// Format 6: the frame table and the frames of one raw block into
+// `compressed` (store_file_format.h); false when zstd fails (*error said in
+// `compressed`'s stead by the caller).
+bool StoreFileWriter::Impl::compressFrames(BytesView raw, const FrameCuts& frameCuts) {
+  const size_t count = frameCuts.starts.size() + 1;
+  std::string table;
+  fmt::putVarint32(&table, static_cast<uint32_t>(count));
+  frames.clear();
+  for (size_t i = 0; i < count; ++i) {
+    const size_t begin = i == 0 ? 0 : frameCuts.starts[i - 1];
+    const size_t end = i + 1 < count ? frameCuts.starts[i] : raw.size();
+    std::string error;
+    if (!compressor->compress(raw.substr(begin, end - begin), options.zstdLevel, &compressed, &error)) {
+      compressed = std::move(error);
+      return false;
+    }
+    fmt::putVarint32(&table, static_cast<uint32_t>(compressed.size()));
+    fmt::putVarint32(&table, static_cast<uint32_t>(end - begin));
+    frames.append(compressed);
+  }
+  BytesView previous;
+  for (const std::string& key : frameCuts.lastKeys) {
+    const size_t shared = sharedPrefixLength(previous, key);
+    fmt::putVarint32(&table, static_cast<uint32_t>(shared));
+    fmt::putVarint32(&table, static_cast<uint32_t>(key.size() - shared));
+    table.append(key, shared);
+    previous = key;
+  }
+  compressed = std::move(table);
+  compressed.append(frames);
+  return true;
+}
+
 // Compresses one finished raw block into the open page and indexes it.
-Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey) {
+Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey, const FrameCuts& frameCuts) {
   const auto rawSize = static_cast<uint32_t>(raw.size());
   const size_t start = page.size();
   page.append(fmt::kBlockHeaderSize, '\0');
   auto compression = fmt::BlockCompression::kNone;
   if (options.compression == Compression::kZstd) {
-    if (!compressor) compressor = std::make_unique<BlockCompressor>();
-    if (std::string error; !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
+    if (!compressor) compressor = newCompressor();
+    if (framed) {
+      if (!compressFrames(raw, frameCuts)) return fail(Status::ioError(name() + ": " + compressed));
+    } else if (std::string error; !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
       return fail(Status::ioError(name() + ": " + error));
     }
     if (compressed.size() < rawSize) {
       page.append(compressed);
-      compression = fmt::BlockCompression::kZstd;
+      compression = framed ? fmt::BlockCompression::kZstdFrames : fmt::BlockCompression::kZstd;
     }
   }
   if (compression == fmt::BlockCompression::kNone) page.append(raw);
@@ -678,8 +850,13 @@ Status StoreFileWriter::add(BytesView key, BytesView value) {
   }
   // Format 2: every kRestartInterval-th entry of a block is a restart (a
   // whole key), and the block ends with the restart array and its count.
+  // Format 6: an entry that begins a frame is a restart too, and the count
+  // starts again from it.
   const bool restartsOn = w.meta.format >= fmt::kMetaFormatRestartBlocks;
-  const auto isRestart = [&] { return restartsOn && w.blockEntries % fmt::kRestartInterval == 0; };
+  const auto startsFrame = [&] { return w.framed && !w.block.empty() && w.block.size() - w.frameStart >= fmt::kFrameTarget; };
+  const auto isRestart = [&] {
+    return restartsOn && (w.sinceRestart % fmt::kRestartInterval == 0 || startsFrame());
+  };
   const auto trailerBytes = [&] { return restartsOn ? 4 * (w.restarts.size() + (isRestart() ? 1 : 0)) + 4 : 0; };
   size_t shared = w.block.empty() || isRestart() ? 0 : common;
   size_t size = entrySize(shared);
@@ -692,10 +869,16 @@ Status StoreFileWriter::add(BytesView key, BytesView value) {
   // then 4 bytes per restart.
   if (restartsOn && w.block.empty()) w.rawSoFar += 4;
   if (isRestart()) {
+    if (startsFrame()) {
+      w.cuts.starts.push_back(static_cast<uint32_t>(w.block.size()));
+      w.cuts.lastKeys.push_back(w.lastKey);
+      w.frameStart = w.block.size();
+    }
     w.restarts.push_back(static_cast<uint32_t>(w.block.size()));
     w.rawSoFar += 4;
+    w.sinceRestart = 0;
   }
-  ++w.blockEntries;
+  ++w.sinceRestart;
   char header[3 * fmt::kMaxVarint32Size];
   char* p = fmt::encodeVarint64(header, shared);
   p = fmt::encodeVarint64(p, key.size() - shared);
@@ -813,25 +996,74 @@ struct StoreFileState {
   // checked and decompressed (and cached when context.fillCache).
   Status loadBlock(size_t blockNo, const ReadContext& context, bool useCache, std::string* scratch,
                    PageCache::Block* out) const {
-    if (lookupCached(blockNo, useCache, out)) {
-      countCacheHit(context.report);
+    PageCache::Form form = PageCache::Form::kDecoded;
+    PageCache::Block cached =
+        useCache && cache != nullptr ? cache->lookup(fileId, static_cast<uint32_t>(blockNo), &form) : nullptr;
+    ReadReport* report = context.report;
+    if (cached) countCacheHit(report);
+    if (cached && form == PageCache::Form::kDecoded) {
+      *out = std::move(cached);
       return Status::ok();
     }
-    if (Status s = fetchStored(blockNo, context.pages, scratch); !s) return s;
+    // Kept as stored by a get (already checked), or read now.
+    if (!cached) {
+      if (Status s = fetchStored(blockNo, context.pages, scratch); !s) return s;
+      countStorageRead(blockNo, report);
+    }
     std::shared_ptr<std::string> block = newBlock(blockNo);
     std::string error;
-    ReadReport* report = context.report;
-    if (report != nullptr) {
-      ++report->pagesRead;
-      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
-    }
-    if (!decodeStoredBlock(*scratch, meta.blocks[blockNo].rawSize, block.get(), &error, report,
-                           blockChecksumSeed(meta.format, fileId, blockNo), dictionary)) {
+    if (!decodeStoredBlock(cached ? BytesView(*cached) : BytesView(*scratch), meta.blocks[blockNo].rawSize,
+                           block.get(), &error, report, blockChecksumSeed(meta.format, fileId, blockNo),
+                           dictionary)) {
       return Status::corruption(where(blockNo) + ": " + error);
     }
     *out = std::move(block);
     keep(blockNo, context, useCache, *out);
     return Status::ok();
+  }
+
+  // For a get: the block as the cache holds it (*form says how), else read
+  // and checked, and kept as stored when it is framed (decoded when it is
+  // not: a block stored whole has nothing smaller to decode).
+  Status loadForPoint(size_t blockNo, const ReadContext& context, PageCache::Block* out,
+                      PageCache::Form* form) const {
+    ReadReport* report = context.report;
+    if (cache != nullptr) {
+      *out = cache->lookup(fileId, static_cast<uint32_t>(blockNo), form);
+      if (*out) {
+        countCacheHit(report);
+        return Status::ok();
+      }
+    }
+    auto stored = std::make_shared<std::string>();
+    if (Status s = fetchStored(blockNo, context.pages, stored.get()); !s) return s;
+    countStorageRead(blockNo, report);
+    const uint32_t rawSize = meta.blocks[blockNo].rawSize;
+    const uint64_t seed = blockChecksumSeed(meta.format, fileId, blockNo);
+    std::string error;
+    if (!checkStoredBlock(*stored, rawSize, seed, &error)) return Status::corruption(where(blockNo) + ": " + error);
+    if (storedCompression(*stored) == fmt::BlockCompression::kZstdFrames) {
+      *form = PageCache::Form::kStored;
+      *out = std::move(stored);
+      if (context.fillCache && cache != nullptr) {
+        cache->insert(fileId, static_cast<uint32_t>(blockNo), *out, PageCache::Form::kStored);
+      }
+      return Status::ok();
+    }
+    std::shared_ptr<std::string> block = newBlock(blockNo);
+    if (!decodeStoredBlock(*stored, rawSize, block.get(), &error, report, seed, dictionary)) {
+      return Status::corruption(where(blockNo) + ": " + error);
+    }
+    *form = PageCache::Form::kDecoded;
+    *out = std::move(block);
+    keep(blockNo, context, true, *out);
+    return Status::ok();
+  }
+
+  void countStorageRead(size_t blockNo, ReadReport* report) const {
+    if (report == nullptr) return;
+    ++report->pagesRead;
+    report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
   }
 
   // A buffer for the block's raw bytes, sized, taken from the cache's spares
@@ -841,10 +1073,11 @@ struct StoreFileState {
     return cache != nullptr ? cache->newBlock(rawSize) : std::make_shared<std::string>(rawSize, '\0');
   }
 
-  // The block from the cache, when reads may use it and it is there.
-  bool lookupCached(size_t blockNo, bool useCache, PageCache::Block* out) const {
+  // The block from the cache, when reads may use it and it is there
+  // (*form says whether decoded or as stored).
+  bool lookupCached(size_t blockNo, bool useCache, PageCache::Block* out, PageCache::Form* form) const {
     if (!useCache || cache == nullptr) return false;
-    *out = cache->lookup(fileId, static_cast<uint32_t>(blockNo));
+    *out = cache->lookup(fileId, static_cast<uint32_t>(blockNo), form);
     return *out != nullptr;
   }
   static void countCacheHit(ReadReport* report) {
@@ -890,15 +1123,19 @@ struct StoreFileState {
   // The block a pool thread decoded (or is decoding) for a readahead,
   // counted and kept as loadBlock() would have. A job whose fetch failed
   // leaves *out empty, for the reader's own read to meet and report.
+  // storedWasCached: the job decoded a block the cache held as stored.
   Status takeDecoded(size_t blockNo, const ReadContext& context, bool useCache, BlockDecodeJob& job,
-                     PageCache::Block* out, std::string* storedBuffer) const {
+                     bool storedWasCached, PageCache::Block* out, std::string* storedBuffer) const {
     std::string error;
     uint64_t bytesDecompressed = 0;
     const bool ok = job.take(out, &error, &bytesDecompressed, storedBuffer);
     if (!job.fetchStatus()) return Status::ok();
     if (ReadReport* report = context.report) {
-      ++report->pagesRead;
-      report->bytesReadFromStorage += meta.blocks[blockNo].storedSize;
+      if (storedWasCached) {
+        countCacheHit(report);
+      } else {
+        countStorageRead(blockNo, report);
+      }
       report->bytesDecompressed += bytesDecompressed;
     }
     if (!ok) return Status::corruption(where(blockNo) + ": " + error);
@@ -955,7 +1192,7 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
 
   void seekToFirst() override {
     m_valid = false;
-    if (!m_status || !openBlock(0)) return;
+    if (!m_status || !openUnitFor(0, {})) return;
     m_valid = stepInBlock();
   }
 
@@ -964,10 +1201,18 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
     if (!m_status) return;
     const size_t blockNo = m_file->meta.blocks.find(target);
     if (blockNo == m_file->meta.blocks.size()) return;
-    // Moving forward within the block already held (a merge's reseek to the
-    // next column): carry on from the current entry.
-    const bool forward = blockNo == m_blockNo && m_block && !m_cursor.atStart() && BytesView(m_cursor.key()) <= target;
-    if (!forward && !openBlock(blockNo)) return;
+    // The frame of the block already held that the target is in (a get's
+    // framed block), else none.
+    const size_t frameNo =
+        blockNo == m_blockNo && m_block && m_frameNo != kWholeBlock ? m_frames.find(target) : kWholeBlock;
+    // Moving forward within the block or frame already held (a merge's
+    // reseek to the next column): carry on from the current entry.
+    const bool forward = blockNo == m_blockNo && m_block && frameNo == m_frameNo && !m_cursor.atStart() &&
+                         BytesView(m_cursor.key()) <= target;
+    if (!forward) {
+      const bool opened = frameNo != kWholeBlock ? openFrame(frameNo) : openUnitFor(blockNo, target);
+      if (!opened) return;
+    }
     // Jump to the last restart before the target when it lies ahead (a
     // format-2 block); the walk below then covers a few entries at most.
     bool jumped = false;
@@ -1033,7 +1278,11 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
     assert(m_valid);
     if (m_cursor.atEnd()) {
       m_valid = false;
-      if (m_blockNo + 1 == m_file->meta.blocks.size() || !openBlock(m_blockNo + 1)) return;
+      if (m_frameNo != kWholeBlock && m_frameNo + 1 < m_frames.size()) {
+        if (!openFrame(m_frameNo + 1)) return;
+      } else if (m_blockNo + 1 == m_file->meta.blocks.size() || !openUnitFor(m_blockNo + 1, {})) {
+        return;
+      }
     }
     m_valid = stepInBlock();
   }
@@ -1051,9 +1300,81 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
     m_status = std::move(s);
   }
 
-  // Makes blockNo the current block, positioned before its first entry.
+  // Point reads (no readahead) of a framed file read frames: a get decodes
+  // the one frame its key is in, and the cache keeps the block as stored.
+  bool pointReads() const {
+    return m_context.readahead == nullptr && m_file->meta.format >= fmt::kMetaFormatFramedBlocks;
+  }
+
+  // Makes the part of block blockNo that holds target current (for point
+  // reads of a framed block, the frame; else the whole block), positioned
+  // before its first entry. An empty target: the block's first part.
+  bool openUnitFor(size_t blockNo, BytesView target) {
+    if (!pointReads()) return openBlock(blockNo);
+    m_block.reset();
+    m_frameNo = kWholeBlock;
+    m_blockNo = blockNo;
+    PageCache::Form form = PageCache::Form::kDecoded;
+    if (Status s = m_file->loadForPoint(blockNo, m_context, &m_block, &form); !s) {
+      fail(std::move(s));
+      return false;
+    }
+    if (form == PageCache::Form::kDecoded) return resetCursor(blockNo);
+    if (std::string error; !m_frames.parse(*m_block, m_file->meta.blocks[blockNo].rawSize, &error)) {
+      fail(Status::corruption(m_file->where(blockNo) + ": " + error));
+      return false;
+    }
+    return openFrame(target.empty() ? 0 : m_frames.find(target));
+  }
+
+  // Decodes frame frameNo of the framed block held as stored and makes it
+  // current, positioned before its first entry.
+  bool openFrame(size_t frameNo) {
+    m_frameNo = frameNo;
+    const uint32_t rawSize = m_frames.rawSize(frameNo);
+    m_frameRaw.resize(rawSize);
+    std::string error;
+    if (!m_frames.decode(frameNo, m_frameRaw.data(), m_file->dictionary, &error)) {
+      fail(Status::corruption(m_file->where(m_blockNo) + ": " + error));
+      return false;
+    }
+    if (m_context.report != nullptr) m_context.report->bytesDecompressed += rawSize;
+    BytesView entries(m_frameRaw);
+    // The last frame ends with the block's restart array, which a frame's
+    // walk does not need.
+    if (frameNo + 1 == m_frames.size()) {
+      const uint32_t count = rawSize >= 4 ? fmt::loadBigEndian32(m_frameRaw.data() + rawSize - 4) : 0;
+      if (count == 0 || (uint64_t{count} + 1) * 4 > rawSize) {
+        fail(Status::corruption(m_file->where(m_blockNo) + ": bad restart count " + std::to_string(count)));
+        return false;
+      }
+      entries = entries.substr(0, rawSize - (size_t{count} + 1) * 4);
+    }
+    // The frame's entries alone: no restart array to check.
+    std::string unused;
+    m_cursor.reset(entries, fmt::kMetaFormatPlainBlocks, &unused);
+    return true;
+  }
+
+  bool resetCursor(size_t blockNo) {
+    if (std::string error; !m_cursor.reset(*m_block, m_file->meta.format, &error)) {
+      fail(Status::corruption(m_file->where(blockNo) + ": " + error));
+      return false;
+    }
+    return true;
+  }
+
+  // The key the current block or frame must end with.
+  BytesView unitLastKey() const {
+    if (m_frameNo != kWholeBlock && m_frameNo + 1 < m_frames.size()) return m_frames.lastKey(m_frameNo);
+    return m_file->meta.blocks.lastKey(m_blockNo);
+  }
+
+  // Makes blockNo the current block, decoded whole, positioned before its
+  // first entry.
   bool openBlock(size_t blockNo) {
-    if (blockNo != m_blockNo || !m_block) {
+    if (blockNo != m_blockNo || !m_block || m_frameNo != kWholeBlock) {
+      m_frameNo = kWholeBlock;
       const bool first = m_blockNo == kNoBlock;
       const bool inOrder = m_block && blockNo == m_blockNo + 1;
       m_block.reset();  // let the cache free the old one if it was evicted
@@ -1069,11 +1390,7 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       }
       if (m_context.readahead != nullptr && inOrder) readAhead();
     }
-    if (std::string error; !m_cursor.reset(*m_block, m_file->meta.format, &error)) {
-      fail(Status::corruption(m_file->where(blockNo) + ": " + error));
-      return false;
-    }
-    return true;
+    return resetCursor(blockNo);
   }
 
   // Parses the next entry of the current block. At the block's end (which a
@@ -1083,8 +1400,10 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
     std::string error;
     switch (m_cursor.step(&error)) {
       case BlockCursor::Step::kEntry:
-        if (m_cursor.atEnd() && m_cursor.key() != m_file->meta.blocks.lastKey(m_blockNo)) {
-          error = "the block's last key is not the one in the index";
+        if (m_cursor.atEnd() && BytesView(m_cursor.key()) != unitLastKey()) {
+          error = m_frameNo != kWholeBlock && m_frameNo + 1 < m_frames.size()
+                      ? "frame " + std::to_string(m_frameNo) + "'s last key is not the one in its table"
+                      : "the block's last key is not the one in the index";
           break;
         }
         return true;
@@ -1105,8 +1424,9 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
   static constexpr size_t kReadaheadBlocks = 4;
   struct AheadBlock {
     size_t blockNo;
-    PageCache::Block cached;               // found in the cache, or
+    PageCache::Block cached;               // found decoded in the cache, or
     std::shared_ptr<BlockDecodeJob> job;   // being decoded
+    bool storedWasCached = false;          // the job's stored bytes came from the cache
   };
 
   void readAhead() {
@@ -1118,15 +1438,21 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       const BytesView end = m_context.readaheadEnd;
       if (!end.empty() && m_file->meta.blocks.lastKey(next - 1) >= end) return;
       AheadBlock ahead{next, nullptr, nullptr};
-      if (!m_file->lookupCached(next, true, &ahead.cached)) {
-        // The job fetches the stored bytes too, on the pool's thread; a
-        // failed fetch is left for openBlock() to meet and report.
+      PageCache::Form form = PageCache::Form::kDecoded;
+      if (!m_file->lookupCached(next, true, &ahead.cached, &form) || form == PageCache::Form::kStored) {
+        // The job fetches the stored bytes too, on the pool's thread, unless
+        // a get left them in the cache; a failed fetch is left for
+        // openBlock() to meet and report.
         std::string stored;
         if (!m_spareBuffers.empty()) {
           stored.swap(m_spareBuffers.back());
           m_spareBuffers.pop_back();
         }
-        ahead.job = m_context.readahead->submit(m_file->decodeInput(next, std::move(stored), this));
+        ahead.storedWasCached = ahead.cached != nullptr;
+        if (ahead.storedWasCached) stored.assign(*ahead.cached);
+        ahead.cached.reset();
+        ahead.job = m_context.readahead->submit(
+            m_file->decodeInput(next, std::move(stored), ahead.storedWasCached ? nullptr : this));
       }
       m_ahead.push_back(std::move(ahead));
     }
@@ -1150,7 +1476,7 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
       return Status::ok();
     }
     std::string buffer;
-    Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, &m_block, &buffer);
+    Status s = m_file->takeDecoded(blockNo, m_context, true, *ahead.job, ahead.storedWasCached, &m_block, &buffer);
     m_spareBuffers.push_back(std::move(buffer));
     return s;
   }
@@ -1184,9 +1510,15 @@ class StoreFileIterator final : public InternalIterator, private StoredBlockFetc
   // get's) allocates nothing, where a std::deque allocates on construction.
   std::vector<AheadBlock> m_ahead;
   std::vector<std::string> m_spareBuffers;  // stored bytes' buffers back from the pool, for reuse
-  PageCache::Block m_block;
+  PageCache::Block m_block;  // decoded, or (a framed block's frame current) as stored
   static constexpr size_t kNoBlock = std::numeric_limits<size_t>::max();
   size_t m_blockNo = kNoBlock;
+  // The frame m_cursor walks in m_frameRaw, or kWholeBlock when it walks
+  // m_block decoded.
+  static constexpr size_t kWholeBlock = std::numeric_limits<size_t>::max();
+  size_t m_frameNo = kWholeBlock;
+  FrameTable m_frames;  // m_block's, when a frame is current
+  std::string m_frameRaw;
   BlockCursor m_cursor;
   bool m_valid = false;
   Status m_status;
@@ -1242,6 +1574,7 @@ Status StoreFileReader::verify(PageSource* pages, std::optional<uint32_t>* damag
   std::string previous;
   std::string error;
   BlockCursor cursor;
+  FrameTable frames;
   uint64_t cells = 0;
   uint64_t markers = 0;
   int64_t minTs = std::numeric_limits<int64_t>::max();
@@ -1254,13 +1587,30 @@ Status StoreFileReader::verify(PageSource* pages, std::optional<uint32_t>* damag
     const auto bad = [&](const std::string& what) { return Status::corruption(f.where(b) + ": " + what); };
     if (!cursor.reset(*block, m.format, &error)) return bad(error);
     if (cursor.atEnd()) return bad("empty block");
+    // A framed block: each frame after the first begins at a restart entry,
+    // and the table's last key of the frame before is the entry before it.
+    // (scratch holds the block as stored: loadBlock() read it.)
+    const bool framed = storedCompression(scratch) == fmt::BlockCompression::kZstdFrames;
+    if (framed && !frames.parse(scratch, m.blocks[b].rawSize, &error)) return bad(error);
+    size_t nextFrame = 1;
     // Format 2: every restart the block lists is the start of an entry that
     // holds its whole key (the interval between them is the writer's choice).
     uint32_t entry = 0;
     uint32_t nextRestart = 0;
     while (!cursor.atEnd()) {
       const size_t offset = cursor.offset();
+      if (framed && nextFrame < frames.size() && frames.rawOffset(nextFrame) <= offset) {
+        const std::string frame = "frame " + std::to_string(nextFrame);
+        if (frames.rawOffset(nextFrame) != offset) return bad(frame + " does not begin at an entry");
+        if (previous != frames.lastKey(nextFrame - 1)) {
+          return bad("frame " + std::to_string(nextFrame - 1) + "'s last key is not the one in its table");
+        }
+        ++nextFrame;
+      }
       if (cursor.step(&error) != BlockCursor::Step::kEntry) return bad(error);
+      if (framed && nextFrame > 1 && frames.rawOffset(nextFrame - 1) == offset && cursor.shared() != 0) {
+        return bad("frame " + std::to_string(nextFrame - 1) + " begins with a key it does not hold whole");
+      }
       if (nextRestart < cursor.restartCount() && cursor.restart(nextRestart) <= offset) {
         if (cursor.restart(nextRestart) != offset) return bad("restart " + std::to_string(nextRestart) + " is not at an entry");
         if (cursor.shared() != 0) return bad("the entry at restart " + std::to_string(nextRestart) + " shares a prefix");
@@ -1285,6 +1635,7 @@ Status StoreFileReader::verify(PageSource* pages, std::optional<uint32_t>* damag
     if (BytesView(previous) != m.blocks.lastKey(b)) return bad("the block's last key is not the one in the index");
     if (nextRestart != cursor.restartCount())
       return bad("restart " + std::to_string(nextRestart) + " lies past the block's entries");
+    if (framed && nextFrame != frames.size()) return bad("frame " + std::to_string(nextFrame) + " lies past the block's entries");
   }
   if (damagedPage != nullptr) damagedPage->reset();
   const std::string name = f.name();

@@ -64,6 +64,9 @@ struct StoreFileOptions {
   // is trained on; a file with fewer gets none. Tests lower it to train on
   // small files.
   uint32_t dictionaryTrainBytes = format::kDictionaryTrainBytes;
+  // The most bytes of dictionary to train (at most the format's limit:
+  // kDictionaryMaxBytes, from format 6 kFramedDictionaryMaxBytes).
+  uint32_t dictionaryMaxBytes = format::kDictionaryMaxBytes;
   // Format 5: stored bytes per page (format::kLeafPageBytes). Tests lower it
   // so that small files have blocks crossing pages.
   uint32_t pageBytes = format::kLeafPageBytes;
@@ -141,6 +144,47 @@ struct ReadContext {
 bool decodeStoredBlock(BytesView stored, uint32_t expectedRaw, std::string* raw, std::string* error,
                        ReadReport* report = nullptr, uint64_t checksumSeed = 0,
                        const DecompressionDictionary* dictionary = nullptr);
+
+// Checks a stored block's checksum and that its header's raw size is the
+// index's; false with *error saying what is wrong.
+bool checkStoredBlock(BytesView stored, uint32_t expectedRaw, uint64_t checksumSeed, std::string* error);
+
+// How a stored block that checkStoredBlock() passed is compressed.
+format::BlockCompression storedCompression(BytesView stored);
+
+// The frame table of a framed block (format 6, store_file_format.h), parsed
+// from its stored bytes, which must outlive it (or the next parse). Reused
+// from block to block: it keeps its buffers.
+class FrameTable {
+ public:
+  // Parses the table of `stored`, a whole stored block whose compression is
+  // kZstdFrames and whose raw size is blockRawSize. False with *error set
+  // when the table is damaged.
+  bool parse(BytesView stored, uint32_t blockRawSize, std::string* error);
+
+  size_t size() const { return m_frames.size(); }
+  uint32_t rawOffset(size_t i) const { return m_frames[i].rawOffset; }
+  uint32_t rawSize(size_t i) const { return m_frames[i].rawSize; }
+  // The last key of frame i. REQUIRES: i + 1 < size() (the last frame's is
+  // the block's, in the index).
+  BytesView lastKey(size_t i) const;
+  // The first frame whose last key is >= target, else the last frame.
+  size_t find(BytesView target) const;
+  // Decompresses frame i into out[0, rawSize(i)); false with *error set.
+  bool decode(size_t i, char* out, const DecompressionDictionary* dictionary, std::string* error) const;
+
+ private:
+  struct Frame {
+    uint32_t storedOffset = 0;  // in the stored block
+    uint32_t storedSize = 0;
+    uint32_t rawOffset = 0;     // in the block's raw bytes
+    uint32_t rawSize = 0;
+    uint32_t keyEnd = 0;        // where its last key ends in m_keys
+  };
+  BytesView m_stored;
+  std::vector<Frame> m_frames;
+  std::string m_keys;  // the last keys, whole, back to back
+};
 
 // Reads the stored bytes (header and payload) of block blockNo of store file
 // fileId into *out, across pages when the block crosses them (format 5).
