@@ -7,13 +7,16 @@
 //   keyscope-read-probe load DIR [--cells N] [--blocksize BYTES] [--key-order 1]
 //   keyscope-read-probe gets DIR [--cells N] [--gets N] [--rounds N]
 //   keyscope-read-probe scans DIR [--cells N] [--rounds N] [--prefix-scans N]
+//   keyscope-read-probe reads DIR [--cells N] [--gets N] [--rounds N] [--prefix-scans N]
 //
 // `load` writes the benchmark's cells (keyscope-bench's workload, seed 42)
 // in its random order (or in key order, with --key-order 1) through the
 // same Keyscope peer, then flushes and major-compacts; DIR is emptied
 // first. `gets` and `scans` reopen DIR (a cold page cache, as
 // keyscope-bench's reads start) and print one line per round; --cells must
-// match the load's, as the answers are checked.
+// match the load's, as the answers are checked. `reads` runs keyscope-bench's
+// read phases in its order, each round from a reopened workspace: gets,
+// then prefix scans over the cache the gets left, then the full scan.
 // Engine only: no RocksDB is needed.
 #include <algorithm>
 #include <chrono>
@@ -70,13 +73,15 @@ uint64_t number(const std::string& flag, const char* text) {
 
 Options parse(int argc, char** argv) {
   if (argc < 3) {
-    die("usage: keyscope-read-probe load|gets|scans DIR [--cells N] [--blocksize BYTES] [--gets N] "
+    die("usage: keyscope-read-probe load|gets|scans|reads DIR [--cells N] [--blocksize BYTES] [--gets N] "
         "[--rounds N] [--prefix-scans N] [--key-order 0|1]");
   }
   Options o;
   o.command = argv[1];
   o.dir = argv[2];
-  if (o.command != "load" && o.command != "gets" && o.command != "scans") die("unknown command '" + o.command + "'");
+  if (o.command != "load" && o.command != "gets" && o.command != "scans" && o.command != "reads") {
+    die("unknown command '" + o.command + "'");
+  }
   for (int i = 3; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) die(flag + " needs a value");
@@ -150,6 +155,41 @@ void scans(Peer& peer, const Workload& workload, const Options& o) {
   }
 }
 
+// keyscope-bench's read phases in its order, each round on a reopened
+// workspace (a cold cache): the scans meet the cache the gets left.
+void reads(Peer& peer, const Workload& workload, const Options& o) {
+  constexpr uint64_t kWarmupGets = 10'000;  // as keyscope-bench
+  for (int round = 0; round < o.rounds; ++round) {
+    peer.open(o.dir, false);
+    timedGets(peer, getTargets(workload, kWarmupGets, 0.0, workload.seed() + 99), "warm-up gets");
+    double getSeconds[2] = {};
+    for (const int i : {0, 1}) {
+      const uint64_t seed = workload.seed() + 100 + static_cast<uint64_t>(round) * 2 + static_cast<uint64_t>(i);
+      getSeconds[i] = timedGets(peer, getTargets(workload, o.gets, i == 0 ? 0.0 : 0.2, seed), "gets");
+    }
+    Rng rng(workload.seed() + 200 + static_cast<uint64_t>(round));
+    uint64_t prefixCells = 0;
+    auto start = Clock::now();
+    for (uint64_t i = 0; i < o.prefixScans; ++i) {
+      const uint64_t series = rng.below(workload.series());
+      const ScanTally tally = peer.scan(workload.seriesPrefix(series));
+      if (tally.cells != workload.cellsInSeries(series)) die("a prefix scan read a wrong number of cells");
+      prefixCells += tally.cells;
+    }
+    const double prefixSeconds = secondsSince(start);
+    start = Clock::now();
+    const ScanTally full = peer.scan({});
+    const double fullSeconds = secondsSince(start);
+    if (full.cells != workload.cells()) die("the full scan read " + std::to_string(full.cells) + " cells");
+    peer.close();
+    const auto perSecond = [&](double seconds) { return static_cast<double>(o.gets) / seconds / 1e3; };
+    std::printf("round %d: gets %6.1f k/s, with 20%% misses %6.1f k/s, prefix scans %6.2f M cells/s, full scan %6.2f M cells/s\n",
+                round + 1, perSecond(getSeconds[0]), perSecond(getSeconds[1]),
+                static_cast<double>(prefixCells) / prefixSeconds / 1e6,
+                static_cast<double>(full.cells) / fullSeconds / 1e6);
+  }
+}
+
 }  // namespace
 }  // namespace keyscope_bench
 
@@ -162,6 +202,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<Peer> peer = makeKeyscopePeer(settings);
   if (o.command == "load") {
     load(*peer, workload, o.dir, o.keyOrder);
+    return 0;
+  }
+  if (o.command == "reads") {
+    reads(*peer, workload, o);
     return 0;
   }
   peer->open(o.dir, false);

@@ -3,7 +3,8 @@
 //
 // A store file is a sequence of independently compressed, checksummed blocks
 // of about kBlockTarget raw bytes, so a point read decompresses one small
-// block. The blocks are stored in pages: leaf-sized cuts of the blocks' bytes
+// block; in format 6 one frame of a block, about a third of it, while the
+// cache keeps the block as stored for the next get. The blocks are stored in pages: leaf-sized cuts of the blocks' bytes
 // (format 5), or pages of about BLOCKSIZE raw bytes of whole blocks (formats
 // 1 to 4). The file's metadata (block index, key and time range, counts,
 // sizes, bloom filter) is one checksummed blob kept in the store_files table;
