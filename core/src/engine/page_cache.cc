@@ -1,6 +1,7 @@
 #include "engine/page_cache.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -163,10 +164,58 @@ class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecy
   size_t m_bytes = 0;  // the capacity of the buffers in m_free
 };
 
+// The buffers of dropped copies of stored blocks, by size class, so that a
+// copy takes a buffer of about its own size: stored blocks' sizes vary, and
+// the cache charges a buffer's capacity. Bounded in bytes as BufferRecycler.
+class PageCache::StoredBuffers : public std::enable_shared_from_this<StoredBuffers> {
+ public:
+  static constexpr size_t kClassBytes = 64;  // capacities are multiples of it
+  static constexpr size_t kClasses = 128;    // buffers up to 8 KiB are kept
+  static constexpr size_t kMaxBytes = size_t{1} << 20;
+
+  Block copy(std::string_view stored) {
+    const size_t wanted = (stored.size() + kClassBytes - 1) / kClassBytes;
+    std::unique_ptr<std::string> buffer;
+    if (wanted < kClasses) {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      // Its own class, or the next: at most 127 bytes charged beyond the copy.
+      for (size_t c = wanted; c < std::min(wanted + 2, kClasses) && buffer == nullptr; ++c) {
+        if (m_free[c].empty()) continue;
+        buffer = std::move(m_free[c].back());
+        m_free[c].pop_back();
+        m_bytes -= buffer->capacity();
+      }
+    }
+    if (buffer == nullptr) {
+      buffer = std::make_unique<std::string>();
+      buffer->reserve(std::max<size_t>(wanted, 1) * kClassBytes);
+    }
+    buffer->assign(stored);  // within the capacity: no allocation
+    return {buffer.release(), [self = shared_from_this()](const std::string* dropped) {
+              self->giveBack(const_cast<std::string*>(dropped));
+            }};
+  }
+
+ private:
+  void giveBack(std::string* dropped) {
+    std::unique_ptr<std::string> buffer(dropped);
+    const size_t c = buffer->capacity() / kClassBytes;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (c >= kClasses || m_bytes + buffer->capacity() > kMaxBytes) return;  // freed
+    m_bytes += buffer->capacity();
+    m_free[c].push_back(std::move(buffer));
+  }
+
+  std::mutex m_mutex;
+  std::array<std::vector<std::unique_ptr<std::string>>, kClasses> m_free;
+  size_t m_bytes = 0;  // the capacity of the buffers in m_free
+};
+
 PageCache::PageCache(size_t capacityBytes, int shardBits)
     : m_capacity(capacityBytes),
       m_shardBits(std::clamp(shardBits, 0, 8)),
-      m_recycler(std::make_shared<BufferRecycler>()) {
+      m_recycler(std::make_shared<BufferRecycler>()),
+      m_storedBuffers(std::make_shared<StoredBuffers>()) {
   const size_t count = size_t{1} << m_shardBits;
   const size_t share = capacityBytes / count;
   m_shards.reserve(count);
@@ -232,6 +281,8 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form)
 }
 
 std::shared_ptr<std::string> PageCache::newBlock(size_t size) { return m_recycler->make(size); }
+
+PageCache::Block PageCache::copyStored(std::string_view stored) { return m_storedBuffers->copy(stored); }
 
 void PageCache::eraseFile(int64_t fileId) {
   for (auto& shard : m_shards) {
