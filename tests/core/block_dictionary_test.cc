@@ -79,6 +79,33 @@ TEST_F(BlockDictionaryTest, BlocksOfEverySizeDecodeToTheirBytes) {
   }
 }
 
+// Frames whose literals are left raw (store-file format 6) grow, and still
+// decode to their bytes, with the dictionary and without one.
+TEST_F(BlockDictionaryTest, FramesWithRawLiteralsAreLargerAndDecodeToTheirBytes) {
+  std::mt19937 rng(13);
+  DCtx ctx(ZSTD_createDCtx());
+  const std::string raw = textBlock(rng, 1400);
+  BlockCompressor rawLiterals;
+  ASSERT_TRUE(rawLiterals.leaveLiteralsRaw());
+  ASSERT_TRUE(rawLiterals.useDictionary(m_bytes, 3));
+  BlockCompressor plain;
+  BlockCompressor plainRawLiterals;
+  ASSERT_TRUE(plainRawLiterals.leaveLiteralsRaw());
+  std::string huffman, unencoded, plainFrame, plainUnencoded, error;
+  ASSERT_TRUE(m_compressor.compress(raw, 3, &huffman, &error)) << error;
+  ASSERT_TRUE(rawLiterals.compress(raw, 3, &unencoded, &error)) << error;
+  ASSERT_TRUE(plain.compress(raw, 3, &plainFrame, &error)) << error;
+  ASSERT_TRUE(plainRawLiterals.compress(raw, 3, &plainUnencoded, &error)) << error;
+  EXPECT_GT(unencoded.size(), huffman.size());
+  EXPECT_GT(plainUnencoded.size(), plainFrame.size());
+  std::string out(raw.size(), '\0');
+  EXPECT_EQ(m_dictionary->decompress(ctx.get(), unencoded, out.data(), out.size()), raw.size());
+  EXPECT_EQ(out, raw);
+  EXPECT_EQ(ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), plainUnencoded.data(), plainUnencoded.size()),
+            raw.size());
+  EXPECT_EQ(out, raw);
+}
+
 TEST_F(BlockDictionaryTest, ManyThreadsDecodeAtOnce) {
   std::mt19937 rng(13);
   std::vector<std::string> raws;

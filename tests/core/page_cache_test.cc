@@ -186,6 +186,44 @@ TEST(PageCache, ADroppedBlocksBufferIsReusedByTheNextNewBlock) {
   EXPECT_EQ(cache.newBlock(4000)->data(), buffer);
 }
 
+TEST(PageCache, ABlockIsKeptInTheFormItWasInsertedIn) {
+  PageCache cache(1 << 20, 0);
+  cache.insert(1, 0, namedBlock(1, 0, 4096));
+  cache.insert(1, 1, cache.copyStored("1:1;stored"), PageCache::Form::kStored);
+  PageCache::Form form = PageCache::Form::kStored;
+  EXPECT_TRUE(names(cache.lookup(1, 0, &form), 1, 0));
+  EXPECT_EQ(form, PageCache::Form::kDecoded);
+  EXPECT_TRUE(names(cache.lookup(1, 1, &form), 1, 1));
+  EXPECT_EQ(form, PageCache::Form::kStored);
+  // Replacing a block replaces its form too.
+  cache.insert(1, 1, namedBlock(1, 1, 100));
+  EXPECT_TRUE(names(cache.lookup(1, 1, &form), 1, 1));
+  EXPECT_EQ(form, PageCache::Form::kDecoded);
+}
+
+// A stored copy's buffer is a multiple of 64 bytes just big enough, charged
+// as such; a dropped one is reused for the next copy of about its size,
+// without malloc: even a block of memory malloc could hand out again (held
+// here meanwhile) does not take its place.
+TEST(PageCache, AStoredCopyIsChargedItsSizeClassAndItsBufferIsReused) {
+  PageCache cache(1 << 20, 0);
+  const std::string stored(1900, 's');
+  PageCache::Block copy = cache.copyStored(stored);
+  EXPECT_EQ(*copy, stored);
+  EXPECT_EQ(copy->capacity(), 1920u);
+  cache.insert(1, 0, copy, PageCache::Form::kStored);
+  EXPECT_EQ(cache.usage(), 1920u);
+  const char* buffer = copy->data();
+  copy.reset();
+  cache.eraseFile(1);  // the last holder: given back
+  const std::string heldMeanwhile(1900, 'h');
+  PageCache::Block next = cache.copyStored(std::string(1910, 't'));
+  EXPECT_EQ(next->data(), buffer);
+  EXPECT_EQ(*next, std::string(1910, 't'));
+  // A copy of another size class takes a buffer of its own.
+  EXPECT_NE(cache.copyStored(std::string(600, 'u'))->capacity(), 1920u);
+}
+
 TEST(PageCache, BlocksGiveTheirBuffersBackEvenAfterTheCacheIsGone) {
   std::shared_ptr<std::string> survivor;
   {

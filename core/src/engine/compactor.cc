@@ -43,14 +43,15 @@ Result<std::optional<StoreFileMeta>> writeStoreFile(const CompactionInput& input
   // a major compaction's output is what stays, at zstd's default level 3 (as
   // RocksDB's separate bottommost-level compression does).
   //
-  // A major compaction writes framed blocks (format 6), which gets read a
-  // frame at a time, at level 6 with a 64 KiB dictionary: their raw literals
-  // cost bytes that the level and the dictionary win back in part (the
+  // A file read for long (input.lasting: a major compaction's, or a split's
+  // rewrite of one) has framed blocks (format 6), which gets read a frame at
+  // a time, at level 6 with a 64 KiB dictionary: their raw literals cost
+  // bytes that the level and the dictionary win back in part (the
   // benchmark's blocks: 7.4% more than format 5 at level 3, compressed at
   // about half the speed; docs/PERFORMANCE-HISTORY.md). Flushes and minor
   // compactions keep format 5's whole blocks: their files are rewritten
   // soon, and frames' larger files would cost a load more in SQLite.
-  if (input.mode == MatchMode::kMajorCompaction) {
+  if (input.lasting) {
     options.format = format::kMetaFormatFramedBlocks;
     options.zstdLevel = 6;
     options.dictionaryMaxBytes = format::kFramedDictionaryMaxBytes;

@@ -20,6 +20,9 @@ struct CompactionInput {
   InternalIterator* source = nullptr;
   const FamilyOptions* family = nullptr;
   MatchMode mode = MatchMode::kMinorCompaction;  // flushes use the minor rules too
+  // The output is read for long: a major compaction's, or a split's rewrite
+  // of one (writeStoreFile chooses its blocks and compression by it).
+  bool lasting = false;
   int64_t now = 0;
   // When it turns true the write stops with Status::cancelled (looked at
   // every kGiveUpCheckInterval entries); nullptr: never.

@@ -229,10 +229,11 @@ class WorkspaceImpl final : public Workspace {
   Status syncAsyncLog();
   void deleteObsoleteFiles();
   // reading: where `source` reads store-file pages, if it does (it gives
-  // its connection back before each page-write transaction). giveUp: as
-  // CompactionInput's.
+  // its connection back before each page-write transaction). lasting and
+  // giveUp: as CompactionInput's.
   Result<std::shared_ptr<LiveStoreFile>> writeFile(const StoreFileLabel& label, InternalIterator& source,
-                                                   const FamilyOptions& options, MatchMode mode, int64_t maxSeq,
+                                                   const FamilyOptions& options, MatchMode mode, bool lasting,
+                                                   int64_t maxSeq,
                                                    LeasedPageSource* reading = nullptr,
                                                    const std::atomic<bool>* giveUp = nullptr);
   std::shared_ptr<Region> regionById(int64_t id) const;

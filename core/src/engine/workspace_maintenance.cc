@@ -276,7 +276,7 @@ void WorkspaceImpl::deleteObsoleteFiles() {
 
 Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileLabel& label, InternalIterator& source,
                                                                 const FamilyOptions& options, MatchMode mode,
-                                                                int64_t maxSeq, LeasedPageSource* reading,
+                                                                bool lasting, int64_t maxSeq, LeasedPageSource* reading,
                                                                 const std::atomic<bool>* giveUp) {
   int64_t fileId;
   {
@@ -284,7 +284,7 @@ Result<std::shared_ptr<LiveStoreFile>> WorkspaceImpl::writeFile(const StoreFileL
     fileId = m_catalog->allocateFileId();
   }
   ChunkedPageSink sink(m_catalog.get(), &m_db, reading);
-  CompactionInput input{&source, &options, mode, now(), giveUp};
+  CompactionInput input{&source, &options, mode, lasting, now(), giveUp};
   Result<std::optional<StoreFileMeta>> meta = writeStoreFile(input, fileId, &sink);
   Status status = meta.status();
   if (status) status = sink.finish();
@@ -372,7 +372,7 @@ Status WorkspaceImpl::flushRegionLocked(const std::shared_ptr<Region>& region, c
     // (label.family, not the binding: clang before 16 cannot capture structured bindings.)
     const auto write = [&](InternalIterator& source) -> Status {
       Result<std::shared_ptr<LiveStoreFile>> file =
-          writeFile(label, source, version->options, MatchMode::kMinorCompaction, flushSeq);
+          writeFile(label, source, version->options, MatchMode::kMinorCompaction, /*lasting=*/false, flushSeq);
       if (!file) return file.status();
       if (*file != nullptr) written[label.family].push_back(*file);
       return Status::ok();
@@ -491,7 +491,7 @@ Status WorkspaceImpl::compactStore(const std::shared_ptr<Region>& staleRegion, c
     for (const auto& file : selected) children.push_back(file->reader->newIterator(context));
     auto source = newMergingIterator(std::move(children));
     return writeFile(StoreFileLabel{region->tableName, region->id, family}, *source, options,
-                     major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, maxSeq, &pages,
+                     major ? MatchMode::kMajorCompaction : MatchMode::kMinorCompaction, /*lasting=*/major, maxSeq, &pages,
                      requested ? nullptr : &region->splitWaiting);
   });
   if (!output && output.status().code() == Status::Code::kCancelled) {

@@ -38,6 +38,7 @@
 #include "engine/internal_key.h"
 #include "engine/merging_iterator.h"
 #include "engine/range_iterator.h"
+#include "engine/store_file_format.h"
 #include "engine/sync_point.h"
 #include "engine/thread_priority.h"
 #include "engine/workspace_impl.h"
@@ -376,6 +377,17 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
       }
     }
     if (!rewritten.empty()) {
+      // Halves of files read for long (a major compaction's, framed) are
+      // written as such: a split right after a major compaction would
+      // otherwise leave the region's data in files made for rewriting.
+      uint64_t framedBytes = 0;
+      uint64_t allBytes = 0;
+      for (const auto& f : rewritten) {
+        const StoreFileMeta& meta = f->reader->meta();
+        allBytes += meta.storedBytes;
+        if (meta.format >= format::kMetaFormatFramedBlocks) framedBytes += meta.storedBytes;
+      }
+      const bool lasting = framedBytes * 2 > allBytes;
       auto files = writeHalvesFlushing([&](int half) -> WrittenFile {
         syncPoint("split:rewrite");
         LeasedPageSource pages(m_readers.get());
@@ -386,7 +398,7 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
                              half == 0 ? splitKey : std::string());
         // (out.family, not the binding: clang before 16 cannot capture structured bindings.)
         const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, out.family};
-        return writeFile(label, source, options, MatchMode::kMinorCompaction, newestSeq, &pages);
+        return writeFile(label, source, options, MatchMode::kMinorCompaction, lasting, newestSeq, &pages);
       });
       if (files[0]) out.low = *files[0];
       if (files[1]) out.high = *files[1];
@@ -429,7 +441,8 @@ Result<std::vector<int64_t>> WorkspaceImpl::splitLocked(const std::shared_ptr<Re
       RangeIterator source(version->flushing->newIterator(std::numeric_limits<uint64_t>::max()),
                            half == 0 ? lowStart : splitKey, half == 0 ? splitKey : std::string());
       const StoreFileLabel label{region->tableName, half == 0 ? lowId : highId, out.family};
-      return writeFile(label, source, version->options, MatchMode::kMinorCompaction, daughtersFlushedSeq);
+      return writeFile(label, source, version->options, MatchMode::kMinorCompaction, /*lasting=*/false,
+                       daughtersFlushedSeq);
     });
     if (files[0]) out.low = *files[0];
     if (files[1]) out.high = *files[1];

@@ -94,6 +94,14 @@ class DamagedWorkspace : public ::testing::Test {
     }
   }
 
+  // Major-compacts both tables: their files are then framed (format 6)
+  // when compressed.
+  void majorCompact() {
+    auto ws = open();
+    ASSERT_TRUE(ws);
+    for (const char* name : {"t", "u"}) ASSERT_TRUE((*ws)->compact(name, true)) << name;
+  }
+
   Result<std::unique_ptr<Workspace>> open() {
     OpenOptions options;
     options.createIfMissing = true;
@@ -167,6 +175,7 @@ enum class FlipAt { kChecksum, kCompressionByte, kRawSize, kMiddle, kLastByte };
 struct FlipCase {
   Compression compression;
   FlipAt at;
+  bool majorCompacted = false;  // the page of a major compaction's file (framed blocks when compressed)
 };
 
 class FlippedPageByte : public DamagedWorkspace, public ::testing::WithParamInterface<FlipCase> {};
@@ -184,11 +193,17 @@ size_t offsetIn(const std::string& page, FlipAt at) {
 
 TEST_P(FlippedPageByte, ReadsThatTouchThePageAreCorruptionNamingItAndOthersWork) {
   build(GetParam().compression);
+  if (GetParam().majorCompacted) majorCompact();
   ASSERT_FALSE(HasFailure());
   StoredFile damaged;
   {
     RawDb db(path());
     damaged = storedFile(db, "t", "a");
+    // The file's format, byte 8 of its metadata: a flush writes format 5, a
+    // major compaction format 6 (its compressed blocks framed).
+    const std::string meta = db.blob("SELECT meta FROM store_files WHERE file_id = ?", damaged.id);
+    ASSERT_GT(meta.size(), 8u);
+    EXPECT_EQ(static_cast<int>(meta[8]), GetParam().majorCompacted ? 6 : 5);
     ASSERT_GE(damaged.pages, 3) << "the family should span several pages";
     const int64_t rowId = pageRowId(damaged.id, 1);
     std::string page = db.blob("SELECT data FROM pages WHERE page_id = ?", rowId);
@@ -231,12 +246,15 @@ const FlipCase kFlipCases[] = {
     {Compression::kNone, FlipAt::kLastByte}, {Compression::kZstd, FlipAt::kChecksum},
     {Compression::kZstd, FlipAt::kCompressionByte}, {Compression::kZstd, FlipAt::kRawSize},
     {Compression::kZstd, FlipAt::kMiddle},   {Compression::kZstd, FlipAt::kLastByte},
+    {Compression::kZstd, FlipAt::kChecksum, true}, {Compression::kZstd, FlipAt::kCompressionByte, true},
+    {Compression::kZstd, FlipAt::kRawSize, true},  {Compression::kZstd, FlipAt::kMiddle, true},
+    {Compression::kZstd, FlipAt::kLastByte, true}, {Compression::kNone, FlipAt::kMiddle, true},
 };
 
 std::string flipCaseName(const ::testing::TestParamInfo<FlipCase>& info) {
   static const char* const kAt[] = {"Checksum", "CompressionByte", "RawSize", "Middle", "LastByte"};
   return std::string(info.param.compression == Compression::kZstd ? "Zstd" : "None") +
-         kAt[static_cast<int>(info.param.at)];
+         kAt[static_cast<int>(info.param.at)] + (info.param.majorCompacted ? "MajorCompacted" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Corruption, FlippedPageByte, ::testing::ValuesIn(kFlipCases), flipCaseName);

@@ -99,6 +99,43 @@ class RegionsTest : public ::testing::Test {
   EngineFixture m_fx;
 };
 
+// A split rewrites the files with rows on both sides of it as the files were
+// written: flushed files as format 5 (for rewriting), a major compaction's
+// as format 6 (framed blocks, for reads), so a split right after a major
+// compaction does not leave the region's data in files made for rewriting.
+TEST_F(RegionsTest, ASplitWritesItsHalvesInTheFormatOfWhatItRewrites) {
+  TableOptions options;
+  options.name = kTable;
+  options.families = {familyOf("f").compression(Compression::kZstd)};
+  options.splitPolicy = SplitPolicy::kDisabled;
+  ASSERT_TRUE(ws().createTable(options));
+  for (int i = 0; i < 400; ++i) fx().put(kTable, rowName(i), "f:a", 1, std::string(200, static_cast<char>('a' + i % 26)));
+  const std::vector<std::string> before = everything();
+  // Files by format: {format 5, format 6}, the format being byte 8 of a
+  // file's metadata (store_file_format.h).
+  const auto formats = [&] {
+    fx().close();
+    std::pair<int64_t, int64_t> counts;
+    {
+      RawDb db(fx().path());
+      counts.first = db.integer("SELECT count(*) FROM store_files WHERE substr(meta, 9, 1) = x'05'");
+      counts.second = db.integer("SELECT count(*) FROM store_files WHERE substr(meta, 9, 1) = x'06'");
+    }
+    fx().reopen();
+    return counts;
+  };
+  ASSERT_TRUE(ws().flush(kTable));
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0100")).isOk());
+  EXPECT_EQ(formats(), std::make_pair(int64_t{2}, int64_t{0}));
+  ASSERT_TRUE(ws().compact(kTable, true));
+  EXPECT_EQ(formats(), std::make_pair(int64_t{0}, int64_t{2}));
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0300")).isOk());
+  EXPECT_EQ(formats(), std::make_pair(int64_t{0}, int64_t{3}));
+  EXPECT_EQ(everything(), before);
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0299", "f:a")), ElementsAre("1:" + std::string(200, 'a' + 299 % 26)));
+  closeAndCheck();
+}
+
 TEST_F(RegionsTest, DaughtersCoverParentExactly) {
   createTable();
   writeRows(0, 200);
