@@ -133,25 +133,42 @@ void gets(Peer& peer, const Workload& workload, const Options& o) {
   }
 }
 
+// Cells read and the seconds they took.
+struct TimedScan {
+  uint64_t cells = 0;
+  double seconds = 0;
+  double millionsPerSecond() const { return static_cast<double>(cells) / seconds / 1e6; }
+};
+
+TimedScan fullScan(Peer& peer, const Workload& workload) {
+  const auto start = Clock::now();
+  const ScanTally full = peer.scan({});
+  const double seconds = secondsSince(start);
+  if (full.cells != workload.cells()) die("the full scan read " + std::to_string(full.cells) + " cells");
+  return {full.cells, seconds};
+}
+
+// The round's prefix scans, of series drawn from its own seed; each checked.
+TimedScan prefixScans(Peer& peer, const Workload& workload, const Options& o, int round) {
+  Rng rng(workload.seed() + 200 + static_cast<uint64_t>(round));
+  TimedScan timed;
+  const auto start = Clock::now();
+  for (uint64_t i = 0; i < o.prefixScans; ++i) {
+    const uint64_t series = rng.below(workload.series());
+    const ScanTally tally = peer.scan(workload.seriesPrefix(series));
+    if (tally.cells != workload.cellsInSeries(series)) die("a prefix scan read a wrong number of cells");
+    timed.cells += tally.cells;
+  }
+  timed.seconds = secondsSince(start);
+  return timed;
+}
+
 void scans(Peer& peer, const Workload& workload, const Options& o) {
   for (int round = 0; round < o.rounds; ++round) {
-    auto start = Clock::now();
-    const ScanTally full = peer.scan({});
-    const double fullSeconds = secondsSince(start);
-    if (full.cells != workload.cells()) die("the full scan read " + std::to_string(full.cells) + " cells");
-    Rng rng(workload.seed() + 200 + static_cast<uint64_t>(round));
-    uint64_t prefixCells = 0;
-    start = Clock::now();
-    for (uint64_t i = 0; i < o.prefixScans; ++i) {
-      const uint64_t series = rng.below(workload.series());
-      const ScanTally tally = peer.scan(workload.seriesPrefix(series));
-      if (tally.cells != workload.cellsInSeries(series)) die("a prefix scan read a wrong number of cells");
-      prefixCells += tally.cells;
-    }
-    const double prefixSeconds = secondsSince(start);
+    const TimedScan full = fullScan(peer, workload);
+    const TimedScan prefix = prefixScans(peer, workload, o, round);
     std::printf("round %d: full scan %6.2f M cells/s, prefix scans %6.2f M cells/s\n", round + 1,
-                static_cast<double>(full.cells) / fullSeconds / 1e6,
-                static_cast<double>(prefixCells) / prefixSeconds / 1e6);
+                full.millionsPerSecond(), prefix.millionsPerSecond());
   }
 }
 
@@ -167,26 +184,13 @@ void reads(Peer& peer, const Workload& workload, const Options& o) {
       const uint64_t seed = workload.seed() + 100 + static_cast<uint64_t>(round) * 2 + static_cast<uint64_t>(i);
       getSeconds[i] = timedGets(peer, getTargets(workload, o.gets, i == 0 ? 0.0 : 0.2, seed), "gets");
     }
-    Rng rng(workload.seed() + 200 + static_cast<uint64_t>(round));
-    uint64_t prefixCells = 0;
-    auto start = Clock::now();
-    for (uint64_t i = 0; i < o.prefixScans; ++i) {
-      const uint64_t series = rng.below(workload.series());
-      const ScanTally tally = peer.scan(workload.seriesPrefix(series));
-      if (tally.cells != workload.cellsInSeries(series)) die("a prefix scan read a wrong number of cells");
-      prefixCells += tally.cells;
-    }
-    const double prefixSeconds = secondsSince(start);
-    start = Clock::now();
-    const ScanTally full = peer.scan({});
-    const double fullSeconds = secondsSince(start);
-    if (full.cells != workload.cells()) die("the full scan read " + std::to_string(full.cells) + " cells");
+    const TimedScan prefix = prefixScans(peer, workload, o, round);
+    const TimedScan full = fullScan(peer, workload);
     peer.close();
     const auto perSecond = [&](double seconds) { return static_cast<double>(o.gets) / seconds / 1e3; };
     std::printf("round %d: gets %6.1f k/s, with 20%% misses %6.1f k/s, prefix scans %6.2f M cells/s, full scan %6.2f M cells/s\n",
-                round + 1, perSecond(getSeconds[0]), perSecond(getSeconds[1]),
-                static_cast<double>(prefixCells) / prefixSeconds / 1e6,
-                static_cast<double>(full.cells) / fullSeconds / 1e6);
+                round + 1, perSecond(getSeconds[0]), perSecond(getSeconds[1]), prefix.millionsPerSecond(),
+                full.millionsPerSecond());
   }
 }
 

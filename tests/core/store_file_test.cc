@@ -1079,6 +1079,14 @@ TEST_F(StoreFileTest, AFileTrainsADictionaryOnItsFirstBlocksAndComesOutSmaller) 
 
 // --- framed blocks (format 6) ------------------------------------------------
 
+// Sets the checksum of the block at `block` in *page (its first page) to
+// match its bytes: damage that passes the checksum, as a writer's bug would.
+void rechecksumBlock(std::string* page, const BlockHandle& block, uint64_t seed) {
+  const uint64_t sum = XXH3_64bits_withSeed(page->data() + block.offset + format::kChecksumSize,
+                                            block.storedSize - format::kChecksumSize, seed);
+  for (int i = 0; i < 8; ++i) (*page)[block.offset + static_cast<size_t>(i)] = static_cast<char>(sum >> (56 - 8 * i));
+}
+
 StoreFileOptions framedOptions() {
   StoreFileOptions options;
   options.compression = Compression::kZstd;
@@ -1192,12 +1200,7 @@ TEST_F(StoreFileTest, ADamagedFrameTableIsCorruptionNamingThePage) {
   const std::string original = m_ws.page(reader->id(), 0);
   const size_t table = block.offset + format::kBlockHeaderSize;
   ASSERT_GE(static_cast<uint8_t>(original[table]), 2u);  // the frame count, one byte
-  const auto rechecksum = [&](std::string* page) {
-    const uint64_t seed = blockChecksumSeed(meta.format, reader->id(), 0);
-    const uint64_t sum = XXH3_64bits_withSeed(page->data() + block.offset + format::kChecksumSize,
-                                              block.storedSize - format::kChecksumSize, seed);
-    for (int i = 0; i < 8; ++i) (*page)[block.offset + static_cast<size_t>(i)] = static_cast<char>(sum >> (56 - 8 * i));
-  };
+  const uint64_t seed = blockChecksumSeed(meta.format, reader->id(), 0);
   // Where frame 0's stored and raw sizes are (varints after the count).
   uint32_t ignored = 0;
   const char* limit = original.data() + original.size();
@@ -1219,7 +1222,7 @@ TEST_F(StoreFileTest, ADamagedFrameTableIsCorruptionNamingThePage) {
     SCOPED_TRACE(what);
     std::string page = original;
     damage(&page);
-    rechecksum(&page);
+    rechecksumBlock(&page, block, seed);
     m_ws.setPage(reader->id(), 0, page);
     m_cache.eraseFile(reader->id());
     auto get = reader->newIterator(context());
@@ -1260,10 +1263,7 @@ TEST_F(StoreFileTest, AFrameTablesWrongLastKeyIsCaughtByVerifyAndAtTheFramesEnd)
   ASSERT_NE(at, std::string::npos);
   const size_t last = at + key.size() - 1;
   page[block.offset + last] = static_cast<char>(page[block.offset + last] - 1);
-  const uint64_t seed = blockChecksumSeed(meta.format, reader->id(), 0);
-  const uint64_t sum = XXH3_64bits_withSeed(page.data() + block.offset + format::kChecksumSize,
-                                            block.storedSize - format::kChecksumSize, seed);
-  for (int i = 0; i < 8; ++i) page[block.offset + static_cast<size_t>(i)] = static_cast<char>(sum >> (56 - 8 * i));
+  rechecksumBlock(&page, block, blockChecksumSeed(meta.format, reader->id(), 0));
   m_ws.setPage(reader->id(), 0, page);
   m_cache.eraseFile(reader->id());
   const Status verified = reader->verify(&m_source);
