@@ -191,9 +191,7 @@ class PageCache::StoredBuffers : public std::enable_shared_from_this<StoredBuffe
       buffer->reserve(std::max<size_t>(wanted, 1) * kClassBytes);
     }
     buffer->assign(stored);  // within the capacity: no allocation
-    return {buffer.release(), [self = shared_from_this()](const std::string* dropped) {
-              self->giveBack(const_cast<std::string*>(dropped));
-            }};
+    return {buffer.release(), [self = shared_from_this()](std::string* dropped) { self->giveBack(dropped); }};
   }
 
  private:

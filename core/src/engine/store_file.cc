@@ -611,7 +611,7 @@ struct StoreFileWriter::Impl {
 
   Status flushBlock();
   Status storeBlock(BytesView raw, BytesView blockLastKey, const FrameCuts& frameCuts);
-  bool compressFrames(BytesView raw, const FrameCuts& frameCuts);
+  bool compressFrames(BytesView raw, const FrameCuts& frameCuts, std::string* error);
   std::unique_ptr<BlockCompressor> newCompressor() const;
   Status storePendingBlocks();
   Status flushPage();
@@ -715,9 +715,8 @@ std::unique_ptr<BlockCompressor> StoreFileWriter::Impl::newCompressor() const {
 }
 
 // Format 6: the frame table and the frames of one raw block into
-// `compressed` (store_file_format.h); false when zstd fails (*error said in
-// `compressed`'s stead by the caller).
-bool StoreFileWriter::Impl::compressFrames(BytesView raw, const FrameCuts& frameCuts) {
+// `compressed` (store_file_format.h); false with *error set when zstd fails.
+bool StoreFileWriter::Impl::compressFrames(BytesView raw, const FrameCuts& frameCuts, std::string* error) {
   const size_t count = frameCuts.starts.size() + 1;
   std::string table;
   fmt::putVarint32(&table, static_cast<uint32_t>(count));
@@ -725,11 +724,7 @@ bool StoreFileWriter::Impl::compressFrames(BytesView raw, const FrameCuts& frame
   for (size_t i = 0; i < count; ++i) {
     const size_t begin = i == 0 ? 0 : frameCuts.starts[i - 1];
     const size_t end = i + 1 < count ? frameCuts.starts[i] : raw.size();
-    std::string error;
-    if (!compressor->compress(raw.substr(begin, end - begin), options.zstdLevel, &compressed, &error)) {
-      compressed = std::move(error);
-      return false;
-    }
+    if (!compressor->compress(raw.substr(begin, end - begin), options.zstdLevel, &compressed, error)) return false;
     fmt::putVarint32(&table, static_cast<uint32_t>(compressed.size()));
     fmt::putVarint32(&table, static_cast<uint32_t>(end - begin));
     frames.append(compressed);
@@ -755,11 +750,10 @@ Status StoreFileWriter::Impl::storeBlock(BytesView raw, BytesView blockLastKey, 
   auto compression = fmt::BlockCompression::kNone;
   if (options.compression == Compression::kZstd) {
     if (!compressor) compressor = newCompressor();
-    if (framed) {
-      if (!compressFrames(raw, frameCuts)) return fail(Status::ioError(name() + ": " + compressed));
-    } else if (std::string error; !compressor->compress(raw, options.zstdLevel, &compressed, &error)) {
-      return fail(Status::ioError(name() + ": " + error));
-    }
+    std::string error;
+    const bool compressedOk = framed ? compressFrames(raw, frameCuts, &error)
+                                     : compressor->compress(raw, options.zstdLevel, &compressed, &error);
+    if (!compressedOk) return fail(Status::ioError(name() + ": " + error));
     if (compressed.size() < rawSize) {
       page.append(compressed);
       compression = framed ? fmt::BlockCompression::kZstdFrames : fmt::BlockCompression::kZstd;
