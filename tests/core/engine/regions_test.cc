@@ -136,6 +136,38 @@ TEST_F(RegionsTest, ASplitWritesItsHalvesInTheFormatOfWhatItRewrites) {
   closeAndCheck();
 }
 
+// A split that rewrites a major compaction's file together with a smaller
+// flushed one (both with rows on each side) writes framed halves: framed
+// files hold most of the bytes it rewrites.
+TEST_F(RegionsTest, ASplitOfMostlyFramedBytesWritesFramedHalves) {
+  TableOptions options;
+  options.name = kTable;
+  options.families = {familyOf("f").compression(Compression::kZstd)};
+  options.splitPolicy = SplitPolicy::kDisabled;
+  ASSERT_TRUE(ws().createTable(options));
+  for (int i = 0; i < 400; ++i) fx().put(kTable, rowName(i), "f:a", 1, std::string(200, static_cast<char>('a' + i % 26)));
+  ASSERT_TRUE(ws().flush(kTable));
+  ASSERT_TRUE(ws().compact(kTable, true));
+  for (int i = 190; i < 210; ++i) fx().put(kTable, rowName(i), "f:a", 2, "new" + std::to_string(i));
+  ASSERT_TRUE(ws().flush(kTable));
+  ASSERT_TRUE(ws().split(kTable, Bytes("row0200")).isOk());
+  fx().close();
+  {
+    RawDb db(fx().path());
+    EXPECT_EQ(db.integer("SELECT count(*) FROM store_files"), 2);
+    EXPECT_EQ(db.integer("SELECT count(*) FROM store_files WHERE substr(meta, 9, 1) = x'06'"), 2);
+  }
+  fx().reopen();
+  // The rewrite keeps the newest version of each cell (VERSIONS 1).
+  const std::vector<RegionInfo> rs = regions();
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].cells + rs[1].cells, 400u);
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0199", "f:a")), ElementsAre("2:new199"));
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0205", "f:a")), ElementsAre("2:new205"));
+  EXPECT_THAT(describe(fx().getColumn(kTable, "row0215", "f:a")), ElementsAre("1:" + std::string(200, 'a' + 215 % 26)));
+  closeAndCheck();
+}
+
 TEST_F(RegionsTest, DaughtersCoverParentExactly) {
   createTable();
   writeRows(0, 200);
