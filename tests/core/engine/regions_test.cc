@@ -65,6 +65,19 @@ class RegionsTest : public ::testing::Test {
     }
   }
 
+  // Table t with one zstd family f (so a major compaction writes framed
+  // blocks), rows 0-399 with 200-byte values at timestamp 1, in the memstore.
+  void createCompressedTableOf400Rows() {
+    TableOptions options;
+    options.name = kTable;
+    options.families = {familyOf("f").compression(Compression::kZstd)};
+    options.splitPolicy = SplitPolicy::kDisabled;
+    ASSERT_TRUE(ws().createTable(options));
+    for (int i = 0; i < 400; ++i) {
+      fx().put(kTable, rowName(i), "f:a", 1, std::string(200, static_cast<char>('a' + i % 26)));
+    }
+  }
+
   std::vector<RegionInfo> regions() {
     Result<std::vector<RegionInfo>> r = ws().regions(kTable);
     EXPECT_TRUE(r.isOk()) << r.status().toString();
@@ -104,12 +117,8 @@ class RegionsTest : public ::testing::Test {
 // as format 6 (framed blocks, for reads), so a split right after a major
 // compaction does not leave the region's data in files made for rewriting.
 TEST_F(RegionsTest, ASplitWritesItsHalvesInTheFormatOfWhatItRewrites) {
-  TableOptions options;
-  options.name = kTable;
-  options.families = {familyOf("f").compression(Compression::kZstd)};
-  options.splitPolicy = SplitPolicy::kDisabled;
-  ASSERT_TRUE(ws().createTable(options));
-  for (int i = 0; i < 400; ++i) fx().put(kTable, rowName(i), "f:a", 1, std::string(200, static_cast<char>('a' + i % 26)));
+  createCompressedTableOf400Rows();
+  ASSERT_FALSE(HasFatalFailure());
   const std::vector<std::string> before = everything();
   // Files by format: {format 5, format 6}, the format being byte 8 of a
   // file's metadata (store_file_format.h).
@@ -140,12 +149,8 @@ TEST_F(RegionsTest, ASplitWritesItsHalvesInTheFormatOfWhatItRewrites) {
 // flushed one (both with rows on each side) writes framed halves: framed
 // files hold most of the bytes it rewrites.
 TEST_F(RegionsTest, ASplitOfMostlyFramedBytesWritesFramedHalves) {
-  TableOptions options;
-  options.name = kTable;
-  options.families = {familyOf("f").compression(Compression::kZstd)};
-  options.splitPolicy = SplitPolicy::kDisabled;
-  ASSERT_TRUE(ws().createTable(options));
-  for (int i = 0; i < 400; ++i) fx().put(kTable, rowName(i), "f:a", 1, std::string(200, static_cast<char>('a' + i % 26)));
+  createCompressedTableOf400Rows();
+  ASSERT_FALSE(HasFatalFailure());
   ASSERT_TRUE(ws().flush(kTable));
   ASSERT_TRUE(ws().compact(kTable, true));
   for (int i = 190; i < 210; ++i) fx().put(kTable, rowName(i), "f:a", 2, "new" + std::to_string(i));
