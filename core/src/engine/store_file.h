@@ -4,11 +4,17 @@
 // A store file is a sequence of independently compressed, checksummed blocks
 // of about kBlockTarget raw bytes, so a point read decompresses one small
 // block; in format 6 one frame of a block, about a third of it, while the
-// cache keeps the block as stored for the next get. The blocks are stored in pages: leaf-sized cuts of the blocks' bytes
-// (format 5), or pages of about BLOCKSIZE raw bytes of whole blocks (formats
-// 1 to 4). The file's metadata (block index, key and time range, counts,
-// sizes, bloom filter) is one checksummed blob kept in the store_files table;
-// the page layout and the metadata layout are tabled in store_file_format.h.
+// cache keeps the block as stored for the next get. The blocks are stored
+// in pages: leaf-sized cuts of the blocks' bytes (formats 5 and 6), or pages
+// of about BLOCKSIZE raw bytes of whole blocks (formats 1 to 4). The file's
+// metadata (block index, key and time range, counts, sizes, bloom filter)
+// is one checksummed blob kept in the store_files table; the page layout and
+// the metadata layout are tabled in store_file_format.h.
+//
+// The sources: store_file_writer.cc (StoreFileWriter), store_file_meta.cc
+// (StoreFileMeta's encoding), store_file_blocks.cc (a block as stored: its
+// checksum, compression and frames, and its read from the pages) and
+// store_file.cc (StoreFileReader and its iterator).
 //
 // Threads: a StoreFileWriter is used by one thread. A StoreFileReader is
 // immutable once opened and shared by every reader thread; each iterator
