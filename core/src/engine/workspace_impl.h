@@ -105,6 +105,9 @@ class WorkspaceImpl final : public Workspace {
   void setClock(std::optional<int64_t> nowMillis) override;
   Status waitForBackgroundWork() override;
 
+  // The memstores' memory accounting, for tests to watch (read-only).
+  const MemstoreBudget& memstoreBudget() const { return *m_memstoreBudget; }
+
  private:
   // A cell ready for the log and the memstore.
   // A mutation's cells ready to log and apply. They point into what they

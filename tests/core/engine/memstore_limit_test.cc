@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "engine/internal_key.h"
 #include "engine/memstore.h"
+#include "engine/workspace_impl.h"
 #include "engine_test_util.h"
 #include "raw_db.h"
 
@@ -330,6 +332,56 @@ TEST_F(MemstoreLimitTest, WhenTheFlushForMemoryFailsWritesStopSayingWhyWithNothi
                                                     "flushed"),
                                ::testing::HasSubstr("nothing of this write was applied"),
                                ::testing::HasSubstr("store file metadata")));
+}
+
+// While a writer waits for a flush to make room it is counted, so the
+// memstores' block pool keeps its blocks for the writes that resume
+// (MemstoreBudget::writesUnderWay); once it returns it is not. Another
+// connection holds SQLite's write lock, so no flush can finish: the writer,
+// whose writes skip the log and so need no lock, fills the memstores past
+// the limit and then waits for room at every write.
+TEST_F(MemstoreLimitTest, AWriterWaitingForRoomIsCountedWhileItWaits) {
+  TempDir dir;
+  const std::string path = dir.file("ws.ksw");
+  Result<std::unique_ptr<Workspace>> ws = Workspace::open(path, options(kLimit));
+  ASSERT_TRUE(ws) << ws.status().toString();
+  createTable(**ws);
+  const auto* impl = dynamic_cast<const engine::WorkspaceImpl*>(ws->get());
+  ASSERT_NE(impl, nullptr);
+  const MemstoreBudget& budget = impl->memstoreBudget();
+
+  auto lock = std::make_unique<RawDb>(path);
+  lock->exec("BEGIN IMMEDIATE");
+  std::atomic<bool> stop{false};
+  std::atomic<int> written{0};
+  Status writeStatus;
+  std::thread writer([&] {
+    WriteOptions skipLog;
+    skipLog.durability = Durability::kSkipWal;
+    for (int b = 0; b < kBatches && !stop; ++b) {
+      writeStatus = (*ws)->mutate("t", batchOfRows(b * kRowsPerBatch, kRowsPerBatch), skipLog);
+      if (!writeStatus) return;
+      ++written;
+    }
+  });
+  bool sawWaiting = false;
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!sawWaiting && std::chrono::steady_clock::now() < giveUp) {
+    sawWaiting = budget.waitingWriters.load() == 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_GT(budget.held(), kLimit) << "the writer waits because the memstores passed the limit";
+  stop = true;
+  lock->exec("COMMIT");  // the flushes go on, and the writer with them
+  lock.reset();
+  writer.join();
+  EXPECT_TRUE(sawWaiting) << "the writer waited for room without being counted";
+  EXPECT_TRUE(writeStatus) << writeStatus.toString();
+  EXPECT_EQ(budget.waitingWriters.load(), 0) << "a writer that returned is still counted";
+  ASSERT_TRUE((*ws)->waitForBackgroundWork());
+  Result<uint64_t> rows = (*ws)->count("t", ScanOptions{});
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(*rows, static_cast<uint64_t>(written.load() * kRowsPerBatch)) << "nothing lost while the writer waited";
 }
 
 }  // namespace
