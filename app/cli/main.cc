@@ -2,6 +2,8 @@
 #include <iostream>
 #include <string>
 
+#include <keyscope/process_memory.h>
+
 #include "cli_io.h"
 
 namespace {
@@ -35,6 +37,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  keyscope::configureProcessAllocator();
   std::ios::sync_with_stdio(false);
   keyscope::cli::Args args(argv + 1, argv + argc);
   keyscope::cli::Streams io{std::cin, std::cout, std::cerr};

@@ -25,6 +25,8 @@
 
 #include <cstdio>
 
+#include <keyscope/process_memory.h>
+
 #include "browser/column_format_store.h"
 #include "browser/data_browser.h"
 #include "browser/row_key_input.h"
@@ -135,6 +137,7 @@ void saveWhenSettled(keyscope::MainWindow* window, const QString& file, const QS
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  keyscope::configureProcessAllocator();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Keyscope"));
   QApplication::setApplicationName(QStringLiteral("Keyscope"));

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <keyscope/process_memory.h>
+
 #include "report.h"
 #include "runner.h"
 
@@ -56,6 +58,8 @@ std::vector<std::string> split(const std::string& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every peer's process, alike (keyscope/process_memory.h).
+  keyscope::configureProcessAllocator();
   RunConfig config;
   std::string child;
   bool json = false;
