@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -69,28 +70,52 @@ TEST(BlockIndexTest, KeysWithSharedPrefixesAndZeroBytesStayApart) {
   EXPECT_EQ(index.find(std::string("row\0", 4)), 0u);
 }
 
-TEST(BlockIndexTest, FindAgreesWithABinarySearchOfTheWholeKeys) {
-  // Keys of 0 to 12 bytes from a three-letter alphabet with zero bytes in
-  // it: many share their first 8 bytes, and many are prefixes of others,
-  // the cases where find() must look past the integers it compares first.
-  std::mt19937 random(7);
-  const char alphabet[] = {'\0', '\x01', '\xff'};
-  auto randomKey = [&] {
-    std::string key(random() % 13, '\0');
-    for (char& c : key) c = alphabet[random() % 3];
-    return key;
-  };
-  std::vector<std::string> keys;
-  for (int i = 0; i < 2000; ++i) keys.push_back(randomKey());
+// The first block whose last key is >= each of 20,000 targets drawn by
+// randomTarget, against std::lower_bound over the whole keys.
+void expectFindAgreesWithLowerBound(std::vector<std::string> keys, const std::function<std::string()>& randomTarget) {
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   BlockIndex index;
   for (const std::string& key : keys) index.add(key, at(0, 0));
   for (int i = 0; i < 20000; ++i) {
-    const std::string target = randomKey();
+    const std::string target = randomTarget();
     const auto expected = std::lower_bound(keys.begin(), keys.end(), target) - keys.begin();
     ASSERT_EQ(index.find(target), static_cast<size_t>(expected)) << testing::PrintToString(target);
   }
+}
+
+TEST(BlockIndexTest, KeysSharingTheirFirst16BytesAreToldApartByTheRest) {
+  // A few 14-byte stems and tails of 0 to 6 bytes, zero bytes among them:
+  // most keys share their 16-byte head with others, or end inside it, and
+  // find() must then compare the whole keys.
+  std::mt19937 random(11);
+  const char alphabet[] = {'\0', '\x01', '\xff'};
+  const std::string stems[] = {std::string(14, '\0'), std::string(14, 'k'), std::string(13, 'k') + '\0',
+                               std::string("metric\0\0\x01entity", 14)};
+  auto randomKey = [&] {
+    std::string key = stems[random() % 4].substr(0, 10 + random() % 5);
+    for (size_t tail = random() % 7; tail > 0; --tail) key += alphabet[random() % 3];
+    return key;
+  };
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back(randomKey());
+  expectFindAgreesWithLowerBound(std::move(keys), randomKey);
+}
+
+TEST(BlockIndexTest, FindAgreesWithABinarySearchOfTheWholeKeys) {
+  // Keys of 0 to 20 bytes from a three-letter alphabet with zero bytes in
+  // it: many share their first 8 bytes, and many are prefixes of others,
+  // the cases where find() must look past the integers it compares first.
+  std::mt19937 random(7);
+  const char alphabet[] = {'\0', '\x01', '\xff'};
+  auto randomKey = [&] {
+    std::string key(random() % 21, '\0');
+    for (char& c : key) c = alphabet[random() % 3];
+    return key;
+  };
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back(randomKey());
+  expectFindAgreesWithLowerBound(std::move(keys), randomKey);
 }
 
 }  // namespace
