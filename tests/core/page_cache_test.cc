@@ -224,6 +224,27 @@ TEST(PageCache, AStoredCopyIsChargedItsSizeClassAndItsBufferIsReused) {
   EXPECT_NE(cache.copyStored(std::string(600, 'u'))->capacity(), 1920u);
 }
 
+// A get reads a block from storage straight into newStored()'s buffer and
+// keeps it as stored: the same buffers, size classes and charge as
+// copyStored(), so the two reuse each other's.
+TEST(PageCache, ABlockReadIntoANewStoredBufferIsChargedAndRecycledAsACopy) {
+  PageCache cache(1 << 20, 0);
+  std::shared_ptr<std::string> read = cache.newStored(1900);
+  EXPECT_EQ(read->size(), 1900u);
+  EXPECT_EQ(read->capacity(), 1920u);
+  read->assign(1900, 'r');  // as a page source fills it
+  cache.insert(1, 0, read, PageCache::Form::kStored);
+  EXPECT_EQ(cache.usage(), 1920u);
+  const char* buffer = read->data();
+  read.reset();
+  cache.eraseFile(1);
+  PageCache::Block copy = cache.copyStored(std::string(1910, 'c'));
+  EXPECT_EQ(copy->data(), buffer);
+  const char* copied = copy->data();
+  copy.reset();
+  EXPECT_EQ(cache.newStored(1880)->data(), copied);
+}
+
 TEST(PageCache, BlocksGiveTheirBuffersBackEvenAfterTheCacheIsGone) {
   std::shared_ptr<std::string> survivor;
   {

@@ -19,6 +19,28 @@ uint64_t mix(int64_t fileId, uint32_t blockNo) {
   return z ^ (z >> 31);
 }
 
+// A block's buffer and the pool it goes back to when its last holder drops
+// it, allocated together with the shared_ptr's control block: a cached
+// block's reference count and its string's pointer and size then share a
+// cache line, where a deleter-owned string was a second allocation and a
+// second cache miss on every hit.
+template <typename Pool>
+struct Recycled {
+  Recycled(std::string b, std::shared_ptr<Pool> p) : buffer(std::move(b)), pool(std::move(p)) {}
+  Recycled(const Recycled&) = delete;
+  Recycled& operator=(const Recycled&) = delete;
+  ~Recycled() { pool->giveBack(std::move(buffer)); }
+
+  std::string buffer;
+  std::shared_ptr<Pool> pool;
+};
+
+template <typename Pool>
+std::shared_ptr<std::string> recycled(std::string buffer, std::shared_ptr<Pool> pool) {
+  auto holder = std::make_shared<Recycled<Pool>>(std::move(buffer), std::move(pool));
+  return {holder, &holder->buffer};  // aliasing: shares the holder's count
+}
+
 }  // namespace
 
 // A shard keeps its entries in one allocation each, linked both into its LRU
@@ -27,18 +49,22 @@ uint64_t mix(int64_t fileId, uint32_t blockNo) {
 // and a std::list plus std::unordered_map cost two allocations and two frees
 // per step, with cold misses on each; this costs none once the shard is full.
 struct PageCache::Shard {
-  struct Entry {
+  // One cache line each (64 bytes, so aligned): a lookup reads the key and
+  // the chain, and a hit relinks and copies the block, all in the line
+  // (malloc's 16-byte alignment split most entries over two).
+  struct alignas(64) Entry {
     int64_t fileId = 0;
     uint32_t blockNo = 0;
-    uint64_t hash = 0;
-    Block block;
     Form form = Form::kDecoded;
+    Entry* chain = nullptr;  // the next entry of the same bucket
     // The LRU ring through the shard's sentinel: next is the next older
     // entry, prev the next newer one.
     Entry* next = nullptr;
     Entry* prev = nullptr;
-    Entry* chain = nullptr;  // the next entry of the same bucket
+    uint64_t hash = 0;
+    Block block;
   };
+  static_assert(sizeof(Entry) == 64);
 
   explicit Shard(size_t cap) : buckets(kInitialBuckets, nullptr), capacity(cap) { lru.next = lru.prev = &lru; }
   ~Shard() {
@@ -129,38 +155,36 @@ class PageCache::BufferRecycler : public std::enable_shared_from_this<BufferRecy
   static constexpr size_t kMaxBytes = size_t{1} << 20;
 
   std::shared_ptr<std::string> make(size_t size) {
-    std::unique_ptr<std::string> buffer;
+    std::string buffer;
     {
       std::lock_guard<std::mutex> lock(m_mutex);
       if (!m_free.empty()) {
         buffer = std::move(m_free.back());
         m_free.pop_back();
-        m_bytes -= buffer->capacity();
+        m_bytes -= buffer.capacity();
       }
     }
-    if (buffer == nullptr) buffer = std::make_unique<std::string>();
-    if (buffer->capacity() < size) {
+    if (buffer.capacity() < size) {
       // Rounded up, so the buffer fits the file's other blocks: they are all
       // at most the target size and most just under it. clear() first: the
       // old bytes need no copying.
-      buffer->clear();
-      buffer->reserve((size + 1023) & ~size_t{1023});
+      buffer.clear();
+      buffer.reserve((size + 1023) & ~size_t{1023});
     }
-    buffer->resize(size);  // within the capacity: no allocation; fills only bytes past the old size
-    return {buffer.release(), [self = shared_from_this()](std::string* dropped) { self->giveBack(dropped); }};
+    buffer.resize(size);  // within the capacity: no allocation; fills only bytes past the old size
+    return recycled(std::move(buffer), shared_from_this());
   }
 
- private:
-  void giveBack(std::string* dropped) {
-    std::unique_ptr<std::string> buffer(dropped);
+  void giveBack(std::string&& buffer) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (m_bytes + buffer->capacity() > kMaxBytes) return;  // freed
-    m_bytes += buffer->capacity();
+    if (m_bytes + buffer.capacity() > kMaxBytes) return;  // freed
+    m_bytes += buffer.capacity();
     m_free.push_back(std::move(buffer));
   }
 
+ private:
   std::mutex m_mutex;
-  std::vector<std::unique_ptr<std::string>> m_free;
+  std::vector<std::string> m_free;
   size_t m_bytes = 0;  // the capacity of the buffers in m_free
 };
 
@@ -174,38 +198,49 @@ class PageCache::StoredBuffers : public std::enable_shared_from_this<StoredBuffe
   static constexpr size_t kMaxBytes = size_t{1} << 20;
 
   Block copy(std::string_view stored) {
-    const size_t wanted = (stored.size() + kClassBytes - 1) / kClassBytes;
-    std::unique_ptr<std::string> buffer;
-    if (wanted < kClasses) {
-      std::lock_guard<std::mutex> lock(m_mutex);
-      // Its own class, or the next: at most 127 bytes charged beyond the copy.
-      for (size_t c = wanted; c < std::min(wanted + 2, kClasses) && buffer == nullptr; ++c) {
-        if (m_free[c].empty()) continue;
-        buffer = std::move(m_free[c].back());
-        m_free[c].pop_back();
-        m_bytes -= buffer->capacity();
-      }
-    }
-    if (buffer == nullptr) {
-      buffer = std::make_unique<std::string>();
-      buffer->reserve(std::max<size_t>(wanted, 1) * kClassBytes);
-    }
-    buffer->assign(stored);  // within the capacity: no allocation
-    return {buffer.release(), [self = shared_from_this()](std::string* dropped) { self->giveBack(dropped); }};
+    std::string buffer = take(stored.size());
+    buffer.assign(stored);  // within the capacity: no allocation
+    return recycled(std::move(buffer), shared_from_this());
   }
 
- private:
-  void giveBack(std::string* dropped) {
-    std::unique_ptr<std::string> buffer(dropped);
-    const size_t c = buffer->capacity() / kClassBytes;
+  std::shared_ptr<std::string> make(size_t size) {
+    std::string buffer = take(size);
+    buffer.resize(size);  // within the capacity: no allocation
+    return recycled(std::move(buffer), shared_from_this());
+  }
+
+  void giveBack(std::string&& buffer) {
+    const size_t c = buffer.capacity() / kClassBytes;
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (c >= kClasses || m_bytes + buffer->capacity() > kMaxBytes) return;  // freed
-    m_bytes += buffer->capacity();
+    if (c >= kClasses || m_bytes + buffer.capacity() > kMaxBytes) return;  // freed
+    m_bytes += buffer.capacity();
     m_free[c].push_back(std::move(buffer));
   }
 
+ private:
+  // An empty buffer with room for `size` bytes: a dropped one of its size
+  // class or the next (at most 127 bytes charged beyond what it will hold),
+  // else a new one.
+  std::string take(size_t size) {
+    const size_t wanted = (size + kClassBytes - 1) / kClassBytes;
+    std::string buffer;
+    if (wanted < kClasses) {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      for (size_t c = wanted; c < std::min(wanted + 2, kClasses); ++c) {
+        if (m_free[c].empty()) continue;
+        buffer = std::move(m_free[c].back());
+        m_free[c].pop_back();
+        m_bytes -= buffer.capacity();
+        buffer.clear();
+        return buffer;
+      }
+    }
+    buffer.reserve(std::max<size_t>(wanted, 1) * kClassBytes);
+    return buffer;
+  }
+
   std::mutex m_mutex;
-  std::array<std::vector<std::unique_ptr<std::string>>, kClasses> m_free;
+  std::array<std::vector<std::string>, kClasses> m_free;
   size_t m_bytes = 0;  // the capacity of the buffers in m_free
 };
 
@@ -281,6 +316,8 @@ void PageCache::insert(int64_t fileId, uint32_t blockNo, Block block, Form form)
 std::shared_ptr<std::string> PageCache::newBlock(size_t size) { return m_recycler->make(size); }
 
 PageCache::Block PageCache::copyStored(std::string_view stored) { return m_storedBuffers->copy(stored); }
+
+std::shared_ptr<std::string> PageCache::newStored(size_t size) { return m_storedBuffers->make(size); }
 
 void PageCache::eraseFile(int64_t fileId) {
   for (auto& shard : m_shards) {

@@ -68,6 +68,11 @@ class PageCache {
   // profile of keyscope-read-probe's scans).
   Block copyStored(std::string_view stored);
 
+  // A buffer of `size` bytes (contents unspecified) from the same buffers
+  // as copyStored(), to read a block into as stored and insert without the
+  // copy.
+  std::shared_ptr<std::string> newStored(size_t size);
+
   // Drops every block of a store file (after the file is deleted). Costs a
   // walk of the cache: files are dropped rarely (compaction), reads are not.
   void eraseFile(int64_t fileId);

@@ -283,7 +283,10 @@ struct StoreFileState {
         return Status::ok();
       }
     }
-    std::string& stored = storedScratch();
+    // Read straight into a buffer the cache can keep, when there is a cache.
+    std::shared_ptr<std::string> storedBlock =
+        cache != nullptr ? cache->newStored(meta.blocks[blockNo].storedSize) : nullptr;
+    std::string& stored = storedBlock != nullptr ? *storedBlock : storedScratch();
     if (Status s = fetchStored(blockNo, context.pages, &stored); !s) return s;
     countStorageRead(blockNo, report);
     const uint32_t rawSize = meta.blocks[blockNo].rawSize;
@@ -292,7 +295,7 @@ struct StoreFileState {
     if (!checkStoredBlock(stored, rawSize, seed, &error)) return Status::corruption(where(blockNo) + ": " + error);
     if (storedCompression(stored) == fmt::BlockCompression::kZstdFrames) {
       *form = PageCache::Form::kStored;
-      *out = cache != nullptr ? cache->copyStored(stored) : std::make_shared<const std::string>(stored);
+      *out = storedBlock != nullptr ? std::move(storedBlock) : std::make_shared<const std::string>(stored);
       if (context.fillCache && cache != nullptr) {
         cache->insert(fileId, static_cast<uint32_t>(blockNo), *out, PageCache::Form::kStored);
       }

@@ -205,10 +205,12 @@ Status readStoredBlock(PageSource& pages, int64_t fileId, const StoreFileMeta& m
   if (meta.pageBytes == 0 || uint64_t{h.offset} + h.storedSize <= meta.pageBytes) {
     return pages.readRange(fileId, h.pageNo, h.offset, h.storedSize, out);
   }
-  // Format 5: the block runs on from its page into the next ones.
+  // Format 5: the block runs on from its page into the next ones. The
+  // pieces' buffer is kept per thread: a quarter of a get's reads from
+  // storage cross a page, and allocated it each time.
   out->clear();
   out->reserve(h.storedSize);
-  std::string piece;
+  thread_local std::string piece;
   uint32_t pageNo = h.pageNo;
   uint32_t offset = h.offset;
   uint32_t left = h.storedSize;
