@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include <keyscope/process_memory.h>
+
 #include "get_targets.h"
 #include "peer.h"
 #include "workload.h"
@@ -199,6 +201,7 @@ void reads(Peer& peer, const Workload& workload, const Options& o) {
 
 int main(int argc, char** argv) {
   using namespace keyscope_bench;
+  keyscope::configureProcessAllocator();  // as keyscope-bench's peers run
   const Options o = parse(argc, argv);
   const Workload workload(WorkloadConfig{o.cells, 42});
   PeerSettings settings;

@@ -14,9 +14,10 @@
 //
 // configureProcessAllocator() fixes the threshold at glibc's starting value,
 // which also stops the trim threshold from moving. It is process-wide, so it
-// belongs to a program's main(), not to a library: keyscope, keyscope-cli
-// and keyscope-bench (for every peer alike) call it first thing. Elsewhere
-// than glibc, and under a sanitizer's allocator, it does nothing.
+// belongs to a program's main(), not to a library: keyscope, keyscope-cli,
+// keyscope-bench (for every peer alike) and keyscope-read-probe call it
+// first thing. Elsewhere than glibc, and under a sanitizer's allocator, it
+// does nothing.
 #pragma once
 
 namespace keyscope {
