@@ -13,7 +13,7 @@
 #endif
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define KEYSCOPE_TEST_OWN_ALLOCATOR 1  // the sanitizer's allocator ignores mallopt
+#define KEYSCOPE_TEST_OWN_ALLOCATOR 1  // the sanitizer brings its own allocator: nothing to set
 #endif
 
 namespace keyscope {
