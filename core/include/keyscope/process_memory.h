@@ -7,10 +7,10 @@
 // passing buffers of a few hundred KiB to 2 MiB (a store file's index as a
 // flush builds it, a dictionary's training, SQLite's blob copies) come from
 // the heaps of the flush and compaction threads, and their freed space
-// stays resident there. In the benchmark's random-order load this held 6-8
-// MiB of the process's peak (157.5-164.0 MiB in three rounds, 153.4-154.8
-// MiB with the threshold fixed: docs/PERFORMANCE-HISTORY.md, 2026-11-30
-// from 17:30 UTC).
+// stays resident there. In the benchmark's random-order load this held
+// about 6 MiB of the process's peak (157.5-164.0 MiB in three rounds,
+// 153.4-154.8 MiB with the threshold fixed: docs/PERFORMANCE-HISTORY.md,
+// 2026-11-30 from 17:30 UTC).
 //
 // configureProcessAllocator() fixes the threshold at glibc's starting value,
 // which also stops the trim threshold from moving. It is process-wide, so it

@@ -51,7 +51,7 @@ std::shared_ptr<std::string> recycled(std::string buffer, std::shared_ptr<Pool> 
 struct PageCache::Shard {
   // One cache line each (64 bytes, so aligned): a lookup reads the key and
   // the chain, and a hit relinks and copies the block, all in the line
-  // (malloc's 16-byte alignment split most entries over two).
+  // (the 72-byte entries before, fields in another order, took two).
   struct alignas(64) Entry {
     int64_t fileId = 0;
     uint32_t blockNo = 0;

@@ -165,9 +165,9 @@ format::BlockCompression storedCompression(BytesView stored);
 // from its stored bytes, which must outlive it (or the next parse). Reused
 // from block to block: it keeps its buffers. They start in the table
 // itself: a get parses one table with a fresh iterator, and a block's few
-// frames and last keys (3 and about 60 bytes in the benchmark's blocks) then
-// cost it no allocation (they were 3 of a get's 14). A larger table spills
-// to the heap.
+// frames and their last keys then cost it no allocation (they were 3 of a
+// get's allocations, by callgrind's count of the benchmark's gets). A
+// larger table spills to the heap.
 class FrameTable {
  public:
   FrameTable() = default;
